@@ -1,0 +1,1 @@
+"""Bind a syntax tree to the ModelConfig schema of one Triton release."""

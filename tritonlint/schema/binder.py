@@ -1,0 +1,390 @@
+"""Bind a CST to the ModelConfig descriptor: a real protobuf message plus a source map.
+
+Acceptance follows protobuf's reference text-format parser (``text_format.Parse``): every
+input it refuses produces at least one error-severity problem here, and nothing it accepts
+does. Unlike it, binding goes on after a problem, so that one run reports them all.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from dataclasses import dataclass, field
+
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.message import Message as ProtoMessage
+
+from tritonlint.schema.scalars import Converted, ScalarValue, convert
+from tritonlint.schema.source_map import Location, Path, SourceMap
+from tritonlint.span import Span
+from tritonlint.syntax.cst import Document, Field, ListValue, Message, Scalar, ScalarKind
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaProblem:
+    """A finding of the schema stage; ``rule`` is the name of the rule that reports it."""
+
+    rule: str
+    message: str
+    span: Span
+    related: tuple[tuple[Span, str], ...] = ()
+
+
+@dataclass(slots=True)
+class BoundConfig:
+    message: ProtoMessage
+    source_map: SourceMap
+    problems: list[SchemaProblem] = field(default_factory=list)
+
+
+def bind(document: Document, config: ProtoMessage) -> BoundConfig:
+    """Fill ``config`` (an empty ModelConfig) from ``document``."""
+    binder = _Binder()
+    binder.message(config, document.fields, ())
+    return BoundConfig(config, binder.source_map, binder.problems)
+
+
+def suggestion(name: str, candidates: list[str]) -> str | None:
+    """The closest candidate to a misspelt ``name``, if one is close enough."""
+    lowered = name.lower()
+    for candidate in candidates:
+        if candidate.lower() == lowered or candidate.endswith("_" + lowered):
+            return candidate
+    close = difflib.get_close_matches(lowered, candidates, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def _is_message(descriptor: FieldDescriptor) -> bool:
+    return descriptor.type == FieldDescriptor.TYPE_MESSAGE
+
+
+def _is_map(descriptor: FieldDescriptor) -> bool:
+    return (
+        _is_message(descriptor)
+        and descriptor.is_repeated
+        and descriptor.message_type.GetOptions().map_entry
+    )
+
+
+def _type_label(descriptor: FieldDescriptor) -> str:
+    if _is_map(descriptor):
+        key, value = descriptor.message_type.fields
+        return f"map<{_type_label(key)}, {_type_label(value)}>"
+    if _is_message(descriptor):
+        return descriptor.message_type.full_name
+    if descriptor.type == FieldDescriptor.TYPE_ENUM:
+        return descriptor.enum_type.full_name
+    names = {
+        FieldDescriptor.TYPE_STRING: "string", FieldDescriptor.TYPE_BOOL: "bool",
+        FieldDescriptor.TYPE_INT32: "int32", FieldDescriptor.TYPE_UINT32: "uint32",
+        FieldDescriptor.TYPE_INT64: "int64", FieldDescriptor.TYPE_UINT64: "uint64",
+        FieldDescriptor.TYPE_FLOAT: "float", FieldDescriptor.TYPE_DOUBLE: "double",
+        FieldDescriptor.TYPE_BYTES: "bytes",
+    }
+    return names.get(descriptor.type, "value")
+
+
+def _describe_value(value: Scalar | Message | ListValue) -> str:
+    if isinstance(value, Message):
+        return "a message"
+    if isinstance(value, ListValue):
+        return "a list"
+    return value.text
+
+
+class _Binder:
+    def __init__(self) -> None:
+        self.source_map = SourceMap()
+        self.problems: list[SchemaProblem] = []
+
+    def report(
+        self, rule: str, message: str, span: Span, related: tuple[tuple[Span, str], ...] = ()
+    ) -> None:
+        self.problems.append(SchemaProblem(rule, message, span, related))
+
+    def message(self, target: ProtoMessage, fields: list[Field], path: Path) -> None:
+        descriptor: Descriptor = target.DESCRIPTOR
+        given: dict[str, Field] = {}
+        for item in fields:
+            field_descriptor = self._field_descriptor(descriptor, item)
+            if field_descriptor is None:
+                continue
+            if not self._oneof_allows(target, field_descriptor, item, path):
+                continue
+            if not _is_message(field_descriptor) and item.colon is None:
+                self.report(
+                    "syntax-error",
+                    f"expected ':' between field '{item.name.text}' and its value",
+                    item.name.span,
+                )
+            self._value(target, field_descriptor, item, path, given.get(field_descriptor.name))
+            given.setdefault(field_descriptor.name, item)
+
+    def _field_descriptor(self, descriptor: Descriptor, item: Field) -> FieldDescriptor | None:
+        name = item.name
+        if name.is_extension:
+            self.report(
+                "unknown-field",
+                f"message type \"{descriptor.full_name}\" has no extensions; "
+                f"[{name.text}] is not a field of it",
+                name.span,
+            )
+            return None
+        found = descriptor.fields_by_name.get(name.text)
+        if found is not None:
+            return found
+        valid = [f.name for f in descriptor.fields]
+        guess = suggestion(name.text, valid)
+        hint = f"; did you mean '{guess}'?" if guess else ""
+        self.report(
+            "unknown-field",
+            f"message type \"{descriptor.full_name}\" has no field named \"{name.text}\"{hint} "
+            f"Valid fields: {', '.join(valid)}",
+            name.span,
+        )
+        return None
+
+    def _oneof_allows(
+        self, target: ProtoMessage, descriptor: FieldDescriptor, item: Field, path: Path
+    ) -> bool:
+        oneof = descriptor.containing_oneof
+        if oneof is None:
+            return True
+        chosen = target.WhichOneof(oneof.name)
+        if chosen is None or chosen == descriptor.name:
+            return True
+        earlier = self.source_map.get((*path, chosen))
+        related = ((earlier.name, f"'{chosen}' is set here"),) if earlier else ()
+        self.report(
+            "oneof-conflict",
+            f"field '{descriptor.name}' is specified along with field '{chosen}', another member "
+            f"of oneof '{oneof.name}'; only one of them may be set",
+            item.name.span,
+            related,
+        )
+        return False
+
+    def _value(
+        self,
+        target: ProtoMessage,
+        descriptor: FieldDescriptor,
+        item: Field,
+        path: Path,
+        earlier: Field | None,
+    ) -> None:
+        value = item.value
+        if isinstance(value, ListValue):
+            if not descriptor.is_repeated:
+                self.report(
+                    "wrong-value-type",
+                    f"field '{descriptor.name}' is not repeated and takes one "
+                    f"{_type_label(descriptor)}, not a list",
+                    value.span,
+                )
+                return
+            for element in value.items:
+                self._single(target, descriptor, item, element, path, earlier)
+            return
+        self._single(target, descriptor, item, value, path, earlier)
+
+    def _single(
+        self,
+        target: ProtoMessage,
+        descriptor: FieldDescriptor,
+        item: Field,
+        value: Scalar | Message,
+        path: Path,
+        earlier: Field | None,
+    ) -> None:
+        if _is_message(descriptor):
+            if not isinstance(value, Message):
+                if not value.missing:
+                    self.report(
+                        "wrong-value-type",
+                        f"field '{descriptor.name}' takes a message "
+                        f"({_type_label(descriptor)}) written {{ ... }}, found {value.text}",
+                        value.span,
+                    )
+                return
+            self._message_value(target, descriptor, item, value, path, earlier)
+            return
+        if isinstance(value, Message):
+            self.report(
+                "wrong-value-type",
+                f"field '{descriptor.name}' takes a {_type_label(descriptor)} value, "
+                "not a message",
+                value.span,
+            )
+            return
+        self._scalar_value(target, descriptor, item, value, path, earlier)
+
+    def _message_value(
+        self,
+        target: ProtoMessage,
+        descriptor: FieldDescriptor,
+        item: Field,
+        value: Message,
+        path: Path,
+        earlier: Field | None,
+    ) -> None:
+        name = descriptor.name
+        if _is_map(descriptor):
+            self._map_entry(target, descriptor, item, value, path)
+            return
+        if descriptor.is_repeated:
+            container = getattr(target, name)
+            child = container.add()
+            child_path = (*path, name, len(container) - 1)
+            self.source_map.add(child_path, Location(item.span, item.name.span, value.span))
+            self.source_map.add_once((*path, name), Location(item.span, item.name.span, value.span))
+            self.message(child, value.fields, child_path)
+            return
+        if target.HasField(name):
+            self._duplicate(descriptor, item, earlier)
+            return
+        child = getattr(target, name)
+        child.SetInParent()
+        child_path = (*path, name)
+        self.source_map.add(child_path, Location(item.span, item.name.span, value.span))
+        self.message(child, value.fields, child_path)
+
+    def _map_entry(
+        self,
+        target: ProtoMessage,
+        descriptor: FieldDescriptor,
+        item: Field,
+        value: Message,
+        path: Path,
+    ) -> None:
+        mapping = getattr(target, descriptor.name)
+        entry = mapping.GetEntryClass()()
+        key_path = (*path, descriptor.name, _map_key(descriptor, value))
+        previous = self.source_map.get(key_path)
+        if previous is not None:
+            self.report(
+                "duplicate-map-key",
+                f"key {key_path[-1]!r} appears more than once in '{descriptor.name}'; only the "
+                "last entry is kept and the earlier ones are silently dropped",
+                value.span,
+                ((previous.value, "first entry with this key"),),
+            )
+        location = Location(item.span, item.name.span, value.span)
+        self.source_map.add(key_path, location)
+        self.source_map.add_once((*path, descriptor.name), location)
+        self.message(entry, value.fields, key_path)
+        if _is_message(descriptor.message_type.fields_by_name["value"]):
+            mapping[entry.key].CopyFrom(entry.value)
+        else:
+            mapping[entry.key] = entry.value
+
+    def _scalar_value(
+        self,
+        target: ProtoMessage,
+        descriptor: FieldDescriptor,
+        item: Field,
+        value: Scalar,
+        path: Path,
+        earlier: Field | None,
+    ) -> None:
+        if value.missing or value.kind in (
+            ScalarKind.UNTERMINATED_STRING,
+            ScalarKind.TEMPLATE_PLACEHOLDER,
+        ):
+            return  # already reported by the syntax stage
+        texts = [token.text for token in value.tokens]
+        result = convert(descriptor, texts, value.kind is ScalarKind.STRING)
+        if not isinstance(result, Converted):
+            if result.kind == "enum":
+                self._unknown_enum(descriptor, result.message, value.span)
+            else:
+                rule = "integer-out-of-range" if result.kind == "range" else "invalid-value"
+                self.report(rule, result.message, value.span)
+            return
+        self._warn_unknown_enum_number(descriptor, result.value, value.span)
+        name = descriptor.name
+        location = Location(item.span, item.name.span, value.span)
+        if descriptor.is_repeated:
+            container = getattr(target, name)
+            container.append(result.value)
+            self.source_map.add((*path, name, len(container) - 1), location)
+            self.source_map.add_once((*path, name), location)
+            return
+        if earlier is not None:
+            if _has_value(target, descriptor):
+                self._duplicate(descriptor, item, earlier)
+                return
+            self.report(
+                "overridden-field",
+                f"field '{name}' is given again; the earlier default value is overridden",
+                item.name.span,
+                ((earlier.name.span, "first given here"),),
+            )
+        try:
+            setattr(target, name, result.value)
+        except (TypeError, ValueError) as error:
+            self.report("invalid-value", f"cannot store {value.text} in '{name}': {error}", value.span)
+            return
+        self.source_map.add((*path, name), location)
+
+    def _duplicate(self, descriptor: FieldDescriptor, item: Field, earlier: Field | None) -> None:
+        related = ((earlier.name.span, "first given here"),) if earlier else ()
+        self.report(
+            "duplicate-field",
+            f"non-repeated field '{descriptor.name}' is specified more than once",
+            item.name.span,
+            related,
+        )
+
+    def _unknown_enum(self, descriptor: FieldDescriptor, text: str, span: Span) -> None:
+        enum = descriptor.enum_type
+        names = [value.name for value in enum.values]
+        guess = suggestion(text, names)
+        if guess is None:
+            prefix = names[1].split("_", 1)[0] + "_" if len(names) > 1 and "_" in names[1] else ""
+            guess = suggestion(prefix + text, names) if prefix else None
+        hint = f"; did you mean {guess}?" if guess else ""
+        self.report(
+            "unknown-enum-value",
+            f"{text} is not a value of {enum.full_name} (field '{descriptor.name}'){hint} "
+            f"Valid values: {', '.join(names)}",
+            span,
+        )
+
+    def _warn_unknown_enum_number(
+        self, descriptor: FieldDescriptor, value: ScalarValue, span: Span
+    ) -> None:
+        if descriptor.type != FieldDescriptor.TYPE_ENUM:
+            return
+        assert isinstance(value, int)
+        if value not in descriptor.enum_type.values_by_number:
+            names = ", ".join(v.name for v in descriptor.enum_type.values)
+            self.report(
+                "unknown-enum-number",
+                f"{value} is not a value of {descriptor.enum_type.full_name} (field "
+                f"'{descriptor.name}'); the parser keeps it but Triton will not understand it. "
+                f"Valid values: {names}",
+                span,
+            )
+
+
+def _map_key(descriptor: FieldDescriptor, entry: Message) -> str | int | bool:
+    """The key an entry will have once bound (the type's default when it has none)."""
+    key_descriptor = descriptor.message_type.fields_by_name["key"]
+    key: str | int | bool = key_descriptor.default_value
+    for item in entry.fields:
+        if item.name.text == "key" and isinstance(item.value, Scalar):
+            texts = [token.text for token in item.value.tokens]
+            result = convert(key_descriptor, texts, item.value.kind is ScalarKind.STRING)
+            if isinstance(result, Converted) and isinstance(result.value, str | int):
+                key = result.value
+    return key
+
+
+def _has_value(target: ProtoMessage, descriptor: FieldDescriptor) -> bool:
+    """Whether a singular scalar counts as already set, as the reference parser decides it."""
+    if descriptor.has_presence:
+        return target.HasField(descriptor.name)
+    current = getattr(target, descriptor.name)
+    if isinstance(current, int | float) and math.copysign(1.0, current) < 0:
+        return True  # -0.0 is not the default either
+    return bool(current)

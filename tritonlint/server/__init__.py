@@ -1,0 +1,1 @@
+"""Run the real Triton Inference Server: provision it, stub missing backends, load models."""

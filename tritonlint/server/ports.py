@@ -1,0 +1,33 @@
+"""Free TCP ports on the loopback interface."""
+
+from __future__ import annotations
+
+import socket
+
+LOOPBACK = "127.0.0.1"
+
+
+def free_ports(count: int, host: str = LOOPBACK) -> list[int]:
+    """``count`` distinct ports that nothing listens on right now (held open until all are found)."""
+    sockets: list[socket.socket] = []
+    try:
+        for _ in range(count):
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.bind((host, 0))
+            sockets.append(sock)
+        return [sock.getsockname()[1] for sock in sockets]
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+def port_in_use(port: int, host: str = LOOPBACK) -> bool:
+    """Whether something still holds ``port`` (a listening or lingering socket)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        # SO_REUSEADDR: connections lingering in TIME_WAIT do not count, only a live socket does.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return True
+    return False

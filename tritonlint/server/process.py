@@ -1,0 +1,298 @@
+"""One tritonserver process in explicit model-control mode, and loading models into it.
+
+The server listens on free loopback ports only. Its stdout and stderr (Triton's log and the
+libprotobuf parser errors) go to one log file, so that every line a load produced can be read
+back in order. Loads never overlap. Stopping terminates the whole process group (the server and
+its python stub processes), then kills what is left.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+
+from tritonlint.server.client import Answer, ServerUnreachable, TritonClient
+from tritonlint.server.logs import LogFile, hang_reason
+from tritonlint.server.ports import LOOPBACK, free_ports
+from tritonlint.server.provision import TritonInstall
+
+_POLL_S = 0.02
+
+
+class ServerError(RuntimeError):
+    """The server could not be started, or stopped answering."""
+
+
+class LoadStatus(str, enum.Enum):
+    LOADED = "loaded"
+    REFUSED = "refused"  # the server answered with an error
+    HUNG = "hung"  # the log says the load will never finish
+    TIMEOUT = "timeout"  # no answer within the per-load timeout
+    CRASHED = "crashed"  # the server died during the load
+
+
+@dataclass(frozen=True)
+class LoadOutcome:
+    model: str
+    status: LoadStatus
+    error: str = ""
+    log_lines: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def loaded(self) -> bool:
+        return self.status is LoadStatus.LOADED
+
+    @property
+    def server_unusable(self) -> bool:
+        """After this outcome the server must be restarted before the next load."""
+        return self.status in (LoadStatus.HUNG, LoadStatus.TIMEOUT, LoadStatus.CRASHED)
+
+
+@dataclass(frozen=True)
+class ServerPorts:
+    http: int
+    grpc: int
+    metrics: int
+
+
+class TritonServer:
+    """A tritonserver for one model repository; use it as a context manager."""
+
+    def __init__(
+        self,
+        install: TritonInstall,
+        model_repository: Path,
+        backend_dir: Path | None = None,
+        *,
+        log_path: Path | None = None,
+        startup_timeout: float = 60.0,
+        extra_args: Sequence[str] = (),
+    ) -> None:
+        self.install = install
+        self.model_repository = model_repository
+        self.backend_dir = backend_dir or install.backends_dir
+        self.startup_timeout = startup_timeout
+        self.extra_args = tuple(extra_args)
+        self._own_log = log_path is None
+        if log_path is None:
+            fd, name = tempfile.mkstemp(prefix="tritonserver-", suffix=".log")
+            os.close(fd)
+            log_path = Path(name)
+        self.log = LogFile(log_path)
+        self.ports: ServerPorts | None = None
+        self.client: TritonClient | None = None
+        self.starts = 0
+        self._process: subprocess.Popen[bytes] | None = None
+        self._lock = threading.Lock()
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def __enter__(self) -> TritonServer:
+        self.start()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.stop()
+        if self._own_log:
+            self.log.path.unlink(missing_ok=True)
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process else None
+
+    @property
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def command(self, ports: ServerPorts) -> list[str]:
+        return [
+            str(self.install.binary),
+            f"--model-repository={self.model_repository}",
+            f"--backend-directory={self.backend_dir}",
+            "--model-control-mode=explicit",
+            f"--http-address={LOOPBACK}",
+            f"--http-port={ports.http}",
+            f"--grpc-address={LOOPBACK}",
+            f"--grpc-port={ports.grpc}",
+            f"--metrics-address={LOOPBACK}",
+            f"--metrics-port={ports.metrics}",
+            "--exit-timeout-secs=5",
+            "--exit-on-error=false",
+            *self.extra_args,
+        ]
+
+    def environment(self) -> dict[str, str]:
+        env = dict(os.environ)
+        libs = [str(self.install.lib_dir)]
+        if env.get("LD_LIBRARY_PATH"):
+            libs.append(env["LD_LIBRARY_PATH"])
+        env["LD_LIBRARY_PATH"] = os.pathsep.join(libs)
+        # The python backend stub finds numpy through the python first on PATH.
+        python_bin = str(Path(sys.executable).parent)
+        env["PATH"] = os.pathsep.join([python_bin, env.get("PATH", os.defpath)])
+        return env
+
+    def start(self, attempts: int = 3) -> None:
+        """Start the server and wait until it is live (new ports on each attempt)."""
+        if self.alive:
+            return
+        last_error: ServerError | None = None
+        for _ in range(attempts):
+            try:
+                self._start_once()
+                return
+            except ServerError as err:
+                last_error = err
+                self.stop()
+        assert last_error is not None
+        raise last_error
+
+    def _start_once(self) -> None:
+        self.ports = ServerPorts(*free_ports(3))
+        self.client = TritonClient(LOOPBACK, self.ports.http)
+        offset = self.log.size()
+        with open(self.log.path, "ab") as log_handle:
+            self._process = subprocess.Popen(
+                self.command(self.ports),
+                stdin=subprocess.DEVNULL,
+                stdout=log_handle,
+                stderr=subprocess.STDOUT,
+                env=self.environment(),
+                start_new_session=True,  # its own process group: stopped as a whole
+            )
+        self.starts += 1
+        deadline = time.monotonic() + self.startup_timeout
+        while time.monotonic() < deadline:
+            if not self.alive:
+                tail = "\n".join(self.log.read_from(offset)[-20:])
+                raise ServerError(f"tritonserver exited while starting:\n{tail}")
+            if self.client.is_live(timeout=1.0):
+                return
+            time.sleep(0.05)
+        raise ServerError(f"tritonserver was not live after {self.startup_timeout:.0f} s")
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Terminate the server and its children; kill whatever is left after ``timeout``."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            _signal_group(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                pass
+        # Stub processes may outlive the server: kill the whole group, then reap the leader.
+        _signal_group(process.pid, signal.SIGKILL)
+        process.wait()
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    # -- models ------------------------------------------------------------------------------
+
+    def load(self, model: str, timeout: float = 120.0) -> LoadOutcome:
+        """Load one model and wait for the verdict; never overlaps with another load."""
+        with self._lock:
+            return self._load(model, timeout)
+
+    def _load(self, model: str, timeout: float) -> LoadOutcome:
+        if not self.alive or self.client is None:
+            raise ServerError("tritonserver is not running")
+        client = self.client
+        offset = self.log.size()
+        started = time.monotonic()
+        result: list[Answer | ServerUnreachable] = []
+
+        def request() -> None:
+            try:
+                result.append(client.load(model, timeout=timeout + 5.0))
+            except ServerUnreachable as err:
+                result.append(err)
+
+        worker = threading.Thread(target=request, name=f"load-{model}", daemon=True)
+        worker.start()
+        status: LoadStatus | None = None
+        error = ""
+        while worker.is_alive():
+            worker.join(_POLL_S)
+            if not worker.is_alive():
+                break
+            if not self.alive:
+                status = LoadStatus.CRASHED
+                break
+            reason = hang_reason(self.log.read_from(offset))
+            if reason is not None:
+                status, error = LoadStatus.HUNG, reason
+                break
+            if time.monotonic() - started > timeout:
+                status, error = LoadStatus.TIMEOUT, f"no answer within {timeout:.0f} s"
+                break
+        if status is None:
+            answer = result[0] if result else ServerUnreachable("no answer")
+            if isinstance(answer, Answer):
+                status = LoadStatus.LOADED if answer.status == 200 else LoadStatus.REFUSED
+                error = "" if answer.status == 200 else answer.error.strip()
+            else:
+                # The connection broke: a crash if the process is gone (or goes within 2 s).
+                status = LoadStatus.CRASHED if self._dies_within(2.0) else LoadStatus.REFUSED
+                error = str(answer)
+        if status is LoadStatus.CRASHED:
+            code = self._process.poll() if self._process else None
+            error = f"tritonserver died while loading '{model}' (exit status {code})"
+        return LoadOutcome(
+            model=model,
+            status=status,
+            error=error,
+            log_lines=self.log.read_from(offset),
+            seconds=time.monotonic() - started,
+        )
+
+    def _dies_within(self, seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if not self.alive:
+                return True
+            time.sleep(_POLL_S)
+        return not self.alive
+
+    def unload_all(self, timeout: float = 60.0) -> None:
+        """Unload every model and wait until none is loaded or unloading."""
+        with self._lock:
+            if not self.alive or self.client is None:
+                return
+            client = self.client
+            deadline = time.monotonic() + timeout
+            for entry in client.index():
+                if entry.get("state") in ("READY", "LOADING"):
+                    client.unload(str(entry.get("name")), timeout=timeout)
+            while time.monotonic() < deadline:
+                busy = [e for e in client.index() if e.get("state") in ("READY", "UNLOADING")]
+                if not busy:
+                    return
+                time.sleep(0.05)
+            raise ServerError(f"models still loaded after {timeout:.0f} s: {busy}")
+
+
+def _signal_group(pgid: int, sig: signal.Signals) -> None:
+    try:
+        os.killpg(pgid, sig)
+    except (ProcessLookupError, PermissionError):
+        pass

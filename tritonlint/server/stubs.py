@@ -1,0 +1,193 @@
+"""Stand-in backends for the backends the pytriton wheel does not ship.
+
+The wheel holds only the python backend. Every other backend a config names (onnxruntime,
+pytorch, tensorrt, tensorflow, openvino, or a custom one such as ``lightseq``) gets a stub, so
+that the real server still runs its whole config validation for the model. A stub answers every
+request, warmup requests included, with an empty successful response. What a stub cannot check:
+the real backend's own auto-complete and the contents of the model file.
+
+Two kinds of stub:
+
+* native (preferred): a tiny C shared library, compiled once per cache with ``cc`` and copied
+  as ``<backend_dir>/<name>/libtriton_<name>.so``. Loading a model costs a few milliseconds.
+* python: ``<backend_dir>/<name>/model.py`` with a trivial ``TritonPythonModel`` (a Python-based
+  backend). Needs no compiler but starts one Python process per model instance (about 1.4 s).
+
+:func:`build_backend_dir` lays out a temporary backend folder holding the stubs next to (links
+to) the real python backend.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from tritonlint.server.provision import TritonInstall, server_cache_dir
+
+#: Backends that Triton knows by name but the wheel does not ship.
+KNOWN_MISSING_BACKENDS = ("onnxruntime", "pytorch", "tensorrt", "tensorflow", "openvino")
+
+_PYTHON_STUB_NAME = "triton_python_backend_stub"
+
+# The handful of Triton C API entry points the stub needs, declared from the documented ABI
+# (opaque handles, an enum passed as int, the final-response flag = 1, release-all flag = 1).
+NATIVE_STUB_SOURCE = r"""
+#include <stdint.h>
+#include <stddef.h>
+
+typedef struct TRITONSERVER_Error TRITONSERVER_Error;
+typedef struct TRITONBACKEND_Request TRITONBACKEND_Request;
+typedef struct TRITONBACKEND_Response TRITONBACKEND_Response;
+typedef struct TRITONBACKEND_ModelInstance TRITONBACKEND_ModelInstance;
+
+extern TRITONSERVER_Error* TRITONBACKEND_ResponseNew(
+    TRITONBACKEND_Response** response, TRITONBACKEND_Request* request);
+extern TRITONSERVER_Error* TRITONBACKEND_ResponseSend(
+    TRITONBACKEND_Response* response, const uint32_t send_flags, TRITONSERVER_Error* error);
+extern TRITONSERVER_Error* TRITONBACKEND_RequestRelease(
+    TRITONBACKEND_Request* request, uint32_t release_flags);
+extern void TRITONSERVER_ErrorDelete(TRITONSERVER_Error* error);
+
+#define STUB_RESPONSE_COMPLETE_FINAL 1u
+#define STUB_REQUEST_RELEASE_ALL 1u
+
+/* Answer every request (warmup requests included) with an empty successful response. */
+__attribute__((visibility("default"))) TRITONSERVER_Error*
+TRITONBACKEND_ModelInstanceExecute(
+    TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request** requests,
+    const uint32_t request_count)
+{
+  (void)instance;
+  for (uint32_t i = 0; i < request_count; ++i) {
+    TRITONBACKEND_Response* response = NULL;
+    TRITONSERVER_Error* err = TRITONBACKEND_ResponseNew(&response, requests[i]);
+    if (err == NULL) {
+      err = TRITONBACKEND_ResponseSend(response, STUB_RESPONSE_COMPLETE_FINAL, NULL);
+    }
+    if (err != NULL) {
+      TRITONSERVER_ErrorDelete(err);
+    }
+    err = TRITONBACKEND_RequestRelease(requests[i], STUB_REQUEST_RELEASE_ALL);
+    if (err != NULL) {
+      TRITONSERVER_ErrorDelete(err);
+    }
+  }
+  return NULL;
+}
+"""
+
+PYTHON_STUB_SOURCE = '''\
+"""Stand-in for a backend that is not installed: answers every request with an empty success."""
+
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def initialize(self, args):
+        pass
+
+    def execute(self, requests):
+        return [pb_utils.InferenceResponse(output_tensors=[]) for _ in requests]
+
+    def finalize(self):
+        pass
+'''
+
+
+class StubKind(str, enum.Enum):
+    NATIVE = "native"
+    PYTHON = "python"
+
+
+class StubError(RuntimeError):
+    """A stub backend could not be built."""
+
+
+def find_compiler() -> str | None:
+    """The C compiler to build the native stub with (``$CC``, ``cc``, ``gcc`` or ``clang``)."""
+    candidates = [os.environ.get("CC", ""), "cc", "gcc", "clang"]
+    for name in candidates:
+        if name and shutil.which(name):
+            return name
+    return None
+
+
+def native_stub_library(compiler: str | None = None) -> Path:
+    """Compile the native stub once per cache (keyed by source hash) and return the library."""
+    digest = hashlib.sha256(NATIVE_STUB_SOURCE.encode()).hexdigest()[:16]
+    library = server_cache_dir() / "stubs" / digest / "libtriton_stub.so"
+    if library.is_file():
+        return library
+    compiler = compiler or find_compiler()
+    if compiler is None:
+        raise StubError("no C compiler found (set $CC or install cc)")
+    library.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=library.parent, prefix=".build-") as tmp:
+        source = Path(tmp, "stub.c")
+        source.write_text(NATIVE_STUB_SOURCE)
+        output = Path(tmp, library.name)
+        # The TRITON* symbols stay undefined: the server process provides them at load time.
+        command = [compiler, "-shared", "-fPIC", "-O2", "-std=c99", "-o", str(output), str(source)]
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        if result.returncode != 0:
+            raise StubError(f"compiling the native stub failed: {result.stderr.strip()}")
+        os.replace(output, library)
+    return library
+
+
+def default_stub_kind() -> StubKind:
+    """Native when a C compiler is around (or the stub is already compiled), else python."""
+    return StubKind.NATIVE if find_compiler() else StubKind.PYTHON
+
+
+def build_backend_dir(
+    install: TritonInstall,
+    target: Path,
+    backends: Iterable[str] = (),
+    *,
+    kind: StubKind | None = None,
+    stub_python: bool = False,
+) -> Path:
+    """Lay out a backend directory at ``target`` and return it.
+
+    It holds ``python/`` (links to the real python backend with the stub for the running Python)
+    and one stub per name in ``backends`` plus :data:`KNOWN_MISSING_BACKENDS`. With
+    ``stub_python`` the python backend itself is replaced by a native stub: much faster, but
+    ``model.py`` files are then never run nor checked (needs the native stub).
+    """
+    kind = kind or default_stub_kind()
+    target.mkdir(parents=True, exist_ok=True)
+    names = {*KNOWN_MISSING_BACKENDS, *backends} - {"python", ""}
+    names = {name for name in names if _is_plain_name(name)}
+    library = native_stub_library() if kind is StubKind.NATIVE or stub_python else None
+    if stub_python:
+        assert library is not None
+        names.add("python")
+    else:
+        _link_python_backend(install, target / "python")
+    for name in sorted(names):
+        folder = target / name
+        folder.mkdir(exist_ok=True)
+        if library is not None and (kind is StubKind.NATIVE or name == "python"):
+            shutil.copyfile(library, folder / f"libtriton_{name}.so")
+        else:
+            (folder / "model.py").write_text(PYTHON_STUB_SOURCE)
+    return target
+
+
+def _link_python_backend(install: TritonInstall, folder: Path) -> None:
+    folder.mkdir(exist_ok=True)
+    for entry in install.python_backend_dir.iterdir():
+        if entry.name != _PYTHON_STUB_NAME and not entry.name.startswith("."):
+            (folder / entry.name).symlink_to(entry)
+    (folder / _PYTHON_STUB_NAME).symlink_to(install.python_stub())
+
+
+def _is_plain_name(name: str) -> bool:
+    return name not in {".", ".."} and "/" not in name and "\0" not in name
