@@ -122,6 +122,8 @@ class _Binder:
 
     def _field_descriptor(self, descriptor: Descriptor, item: Field) -> FieldDescriptor | None:
         name = item.name
+        if name.missing:
+            return None  # reported by the syntax stage
         if name.is_extension:
             self.report(
                 "unknown-field",
@@ -139,7 +141,7 @@ class _Binder:
         self.report(
             "unknown-field",
             f"message type \"{descriptor.full_name}\" has no field named \"{name.text}\"{hint} "
-            f"Valid fields: {', '.join(valid)}",
+            f"(valid fields: {', '.join(valid)})",
             name.span,
         )
         return None
@@ -346,7 +348,7 @@ class _Binder:
         self.report(
             "unknown-enum-value",
             f"{text} is not a value of {enum.full_name} (field '{descriptor.name}'){hint} "
-            f"Valid values: {', '.join(names)}",
+            f"(valid values: {', '.join(names)})",
             span,
         )
 

@@ -76,6 +76,8 @@ class FieldName:
     span: Span
     #: ``[package.extension]`` or ``[type.googleapis.com/package.Type]``.
     is_extension: bool = False
+    #: True for a name the parser inserted while recovering from a syntax error.
+    missing: bool = False
 
 
 @dataclass(slots=True)

@@ -134,7 +134,10 @@ class _Builder(Transformer[LarkToken, Document]):
         return children[0]
 
     def plain_name(self, children: list[LarkToken]) -> FieldName:
-        return FieldName(str(children[0]), _span(children[0]))
+        token = children[0]
+        return FieldName(
+            str(token), _span(token), missing=isinstance(token, _MissingToken)
+        )
 
     def extension_name(self, children: list[Any]) -> FieldName:
         open_token, close_token = children[0], children[-1]

@@ -1,0 +1,107 @@
+"""One config file: bytes → text → syntax tree → bound ModelConfig, with every problem found.
+
+Bad input never raises here: an unreadable, binary, non-UTF-8 or oversized file becomes a
+problem of the file itself, and the later stages see a document without a config.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from google.protobuf.message import Message
+
+from tritonlint.schema.binder import BoundConfig, bind
+from tritonlint.schema.releases import Schema
+from tritonlint.span import Span
+from tritonlint.syntax.parser import ParseResult, parse
+
+#: Larger files are not parsed: no real config comes near this size.
+MAX_CONFIG_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class FileProblem:
+    """A problem with the file as a whole, or one found while parsing and binding it."""
+
+    rule: str
+    message: str
+    span: Span | None = None
+    related: tuple[tuple[Span, str], ...] = ()
+
+
+@dataclass(slots=True)
+class ConfigDocument:
+    path: Path
+    text: str | None
+    syntax: ParseResult | None = None
+    bound: BoundConfig | None = None
+    problems: list[FileProblem] = field(default_factory=list)
+
+    @property
+    def config(self) -> Message | None:
+        """The bound ModelConfig, or None when the file could not be read."""
+        return self.bound.message if self.bound else None
+
+
+def load_config(path: Path, schema: Schema) -> ConfigDocument:
+    try:
+        size = path.stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            return _unreadable(
+                path,
+                "file-too-large",
+                f"{size / (1024 * 1024):.1f} MiB is far larger than any model configuration; "
+                f"not parsed (the limit is {MAX_CONFIG_BYTES // (1024 * 1024)} MiB)",
+            )
+        data = path.read_bytes()
+    except OSError as error:
+        return _unreadable(path, "unreadable-path", f"cannot read this file: {error.strerror}")
+    return parse_config(path, data, schema)
+
+
+def parse_config(path: Path, data: bytes | str, schema: Schema) -> ConfigDocument:
+    """Parse and bind file contents (bytes from disk, or the text of an open editor buffer)."""
+    if isinstance(data, bytes):
+        text = _decode(path, data)
+        if isinstance(text, FileProblem):
+            return ConfigDocument(path, None, problems=[text])
+    else:
+        text = data
+    syntax = parse(text)
+    problems = [
+        FileProblem(problem.kind, problem.message, problem.span) for problem in syntax.problems
+    ]
+    bound = bind(syntax.document, schema.new_config())
+    problems.extend(
+        FileProblem(problem.rule, problem.message, problem.span, problem.related)
+        for problem in bound.problems
+    )
+    return ConfigDocument(path, text, syntax, bound, problems)
+
+
+def _decode(path: Path, data: bytes) -> str | FileProblem:
+    if b"\0" in data[:8192]:
+        return FileProblem(
+            "binary-file",
+            "this is a binary file, not a text-format model configuration"
+            + (" (a serialized protobuf?)" if path.suffix in (".pb", ".pbtxt") else ""),
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        before = data[: error.start]
+        line = before.count(b"\n") + 1
+        line_start = before.rfind(b"\n") + 1
+        column = len(before[line_start:].decode("utf-8", errors="replace")) + 1
+        offset = len(before.decode("utf-8", errors="replace"))
+        span = Span(line, column, line, column + 1, offset, offset + 1)
+        return FileProblem(
+            "not-utf8",
+            f"byte 0x{data[error.start]:02x} is not valid UTF-8; save the file as UTF-8",
+            span,
+        )
+
+
+def _unreadable(path: Path, rule: str, message: str) -> ConfigDocument:
+    return ConfigDocument(path, None, problems=[FileProblem(rule, message)])

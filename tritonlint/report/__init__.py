@@ -1,0 +1,1 @@
+"""Front ends that turn diagnostics into something to read: text, JSON."""

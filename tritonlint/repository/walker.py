@@ -1,0 +1,194 @@
+"""Turn the paths a user names into repositories of models, reading each config once.
+
+The walk is bounded: a repository root, its model folders, their subfolders and the entries
+of those, and no deeper, so a symlink that points back up cannot make it run forever.
+Nothing in the repository is imported or executed; ``model.py`` is only a name here.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from tritonlint.document import load_config
+from tritonlint.repository.model import (
+    Entry,
+    ModelFolder,
+    Repository,
+    VersionFolder,
+    WalkProblem,
+    classify_version,
+)
+from tritonlint.schema.releases import Schema
+
+CONFIG_NAME = "config.pbtxt"
+
+
+def _stat_problem(path: Path) -> WalkProblem | None:
+    try:
+        os.stat(path)
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return WalkProblem(
+                rule="symlink-loop",
+                message="this is a symbolic link that points back to itself (a loop)",
+                path=path,
+            )
+        if error.errno == errno.ENOENT:
+            return WalkProblem(
+                rule="unreadable-path", message="no such file or folder", path=path
+            )
+        return WalkProblem(
+            rule="unreadable-path", message=f"cannot read: {error.strerror}", path=path
+        )
+    return None
+
+
+def _list(folder: Path, problems: list[WalkProblem]) -> list[Entry]:
+    """The entries of a folder, byte-sorted; unreadable folders and loops become problems."""
+    try:
+        with os.scandir(folder) as scan:
+            raw = list(scan)
+    except OSError as error:
+        problems.append(
+            WalkProblem(
+                rule="unreadable-path",
+                message=f"cannot list this folder: {error.strerror}",
+                path=folder,
+            )
+        )
+        return []
+    entries = []
+    for item in sorted(raw, key=lambda e: os.fsencode(e.name)):
+        try:
+            is_dir = item.is_dir()
+            size = None if is_dir else item.stat().st_size
+        except OSError as error:
+            problem = _stat_problem(Path(item.path))
+            if problem is not None:
+                problems.append(problem)
+            elif error.errno != errno.ENOENT:
+                problems.append(
+                    WalkProblem(rule="unreadable-path", message=str(error), path=Path(item.path))
+                )
+            continue
+        entries.append(Entry(name=item.name, is_dir=is_dir, size=size))
+    return entries
+
+
+def _looks_like_model(folder: Path, entries: list[Entry]) -> bool:
+    if any(e.name == CONFIG_NAME and not e.is_dir for e in entries):
+        return True
+    return any(e.is_dir and classify_version(e.name)[1] is not None for e in entries)
+
+
+def read_model(folder: Path, schema: Schema, problems: list[WalkProblem]) -> ModelFolder:
+    entries = _list(folder, problems)
+    subfolders = []
+    for entry in entries:
+        if not entry.is_dir:
+            continue
+        status, number = classify_version(entry.name)
+        subfolder = folder / entry.name
+        subfolders.append(
+            VersionFolder(
+                name=entry.name,
+                path=subfolder,
+                status=status,
+                number=number,
+                entries=tuple(_list(subfolder, problems)),
+            )
+        )
+    config_entry = next((e for e in entries if e.name == CONFIG_NAME), None)
+    config = None
+    if config_entry is not None:
+        if config_entry.is_dir:
+            problems.append(
+                WalkProblem(
+                    rule="unreadable-path",
+                    message="config.pbtxt is a folder, not a file",
+                    path=folder / CONFIG_NAME,
+                )
+            )
+        else:
+            config = load_config(folder / CONFIG_NAME, schema)
+    return ModelFolder(
+        name=folder.name,
+        path=folder,
+        entries=tuple(entries),
+        subfolders=tuple(subfolders),
+        config=config,
+    )
+
+
+def _read_repository(
+    root: Path, schema: Schema, targets: set[Path] | None, problems: list[WalkProblem]
+) -> Repository:
+    """Read every model under ``root``; with ``targets``, the others only if they have a config."""
+    repository = Repository(root=root, problems=problems, whole=targets is None)
+    for entry in _list(root, problems):
+        if not entry.is_dir:
+            continue
+        folder = root / entry.name
+        if entry.name.startswith("."):
+            repository.hidden_folders.append(folder)
+            continue
+        if targets is not None and folder not in targets and not (folder / CONFIG_NAME).is_file():
+            continue
+        repository.models.append(read_model(folder, schema, problems))
+    repository.targets = targets if targets is not None else {m.path for m in repository.models}
+    return repository
+
+
+def _standalone(path: Path, schema: Schema, problems: list[WalkProblem]) -> Repository:
+    """A config file that is not a model folder's config.pbtxt: checked on its own."""
+    model = ModelFolder(name=path.parent.name, path=path.parent, config=load_config(path, schema))
+    return Repository(root=None, models=[model], problems=problems, targets={model.path})
+
+
+def walk(paths: Sequence[Path], schema: Schema) -> tuple[list[Repository], list[WalkProblem]]:
+    """Group the paths by repository and read each repository once.
+
+    Returns the repositories and the problems with paths that could not be used at all.
+    """
+    roots: dict[Path, set[Path] | None] = {}
+    standalone: list[Path] = []
+    unusable: list[WalkProblem] = []
+    for raw in paths:
+        path = Path(os.path.abspath(raw))
+        problem = _stat_problem(path)
+        if problem is not None:
+            unusable.append(problem.model_copy(update={"path": Path(raw)}))
+            continue
+        if path.is_file():
+            if path.name == CONFIG_NAME:
+                _add_target(roots, path.parent)
+            else:
+                standalone.append(path)
+            continue
+        entries = _list(path, unusable)
+        if _looks_like_model(path, entries):
+            _add_target(roots, path)
+        else:
+            roots[path] = None
+    repositories = []
+    for root, targets in roots.items():
+        repositories.append(_read_repository(root, schema, targets, []))
+    repositories.extend(_standalone(path, schema, []) for path in standalone)
+    return repositories, unusable
+
+
+def _add_target(roots: dict[Path, set[Path] | None], model: Path) -> None:
+    root = model.parent
+    if root in roots and roots[root] is None:
+        return  # the whole repository is linted already
+    roots.setdefault(root, set())
+    targets = roots[root]
+    assert targets is not None
+    targets.add(model)
+
+
+def iter_target_models(repository: Repository) -> Iterable[ModelFolder]:
+    return (m for m in repository.models if repository.is_target(m))

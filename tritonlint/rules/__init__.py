@@ -1,0 +1,1 @@
+"""Rule packs: one module per pack, one small check per rule."""

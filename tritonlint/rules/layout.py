@@ -1,0 +1,395 @@
+"""Layout pack: config and version folders, the model file each backend expects, labels."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from tritonlint.diagnostics import Severity
+from tritonlint.repository.autofill import ENSEMBLE, PLATFORMS
+from tritonlint.repository.model import VersionStatus
+from tritonlint.repository.versions import numbered, selected_versions
+from tritonlint.rules.context import ModelContext, RepositoryContext
+from tritonlint.rules.registry import Finding, repository_rule, rule
+
+_NO_VERSION = (
+    "at least one version must be available under the version policy of model '{model}'"
+)
+
+#: Backends that read their own model file to complete a config that is not there.
+_AUTO_COMPLETING = frozenset({"tensorrt", "onnxruntime", "openvino", "python"})
+
+
+@rule(
+    "TL210", "missing-config", Severity.ERROR,
+    summary="a model folder without config.pbtxt that tritonserver cannot complete on its own",
+    explanation="""
+    Without `config.pbtxt` the server can build a configuration only from a model file its
+    backend understands (TensorRT plans, ONNX models, TensorFlow SavedModels, OpenVINO
+    models, Python models). With none of those in the first version folder, and a folder
+    name without a `.<backend>` suffix, it cannot even tell which backend to use.
+    TensorFlow GraphDef and PyTorch models always need a config.
+    """,
+    bad="""
+    model_repository/classifier/1/weights.bin      # no config.pbtxt
+    """,
+    good="""
+    model_repository/classifier/config.pbtxt
+    model_repository/classifier/1/model.onnx
+    """,
+    server_message=(
+        "Invalid model name: Could not determine backend for model '{model}' with no backend "
+        "in model configuration. Expected model name of the form 'model.<backend_name>'."
+    ),
+)
+def missing_config(ctx: ModelContext) -> Iterator[Finding]:
+    if not ctx.in_repository or ctx.model.config is not None:
+        return
+    completed = ctx.completed
+    if completed.undeterminable:
+        yield ctx.about(
+            ctx.model.path,
+            f"no config.pbtxt, and no model file that tells the backend: tritonserver refuses "
+            f"it with 'Could not determine backend for model '{ctx.model.name}''. Add a "
+            "config.pbtxt with `platform` or `backend`",
+        )
+    elif completed.platform == "tensorflow_graphdef" or completed.backend == "pytorch":
+        yield ctx.about(
+            ctx.model.path,
+            f"no config.pbtxt: the {completed.backend} backend cannot complete a "
+            f"configuration from {completed.default_model_filename}; add a config.pbtxt",
+        )
+
+
+@rule(
+    "TL211", "auto-completed-config", Severity.WARNING,
+    summary="a model folder without config.pbtxt that relies on the server's auto-complete",
+    explanation="""
+    tritonserver can complete a configuration for some backends by reading the model file,
+    but only while auto-complete is on: a server started with `--disable-auto-complete-config`
+    (or the older `--strict-model-config=true`) refuses the model. The completed config also
+    cannot be reviewed or linted. Write the config down (`GET /v2/models/<m>/config` on a
+    running server prints what it completed).
+    """,
+    bad="""
+    model_repository/detector/1/model.onnx         # no config.pbtxt
+    """,
+    good="""
+    model_repository/detector/config.pbtxt
+    model_repository/detector/1/model.onnx
+    """,
+)
+def auto_completed_config(ctx: ModelContext) -> Iterator[Finding]:
+    if not ctx.in_repository or ctx.model.config is not None:
+        return
+    completed = ctx.completed
+    if completed.undeterminable or completed.platform == "tensorflow_graphdef":
+        return
+    if completed.backend == "pytorch":
+        return
+    how = (
+        f"the {completed.backend} backend completes it from {completed.default_model_filename}"
+        if completed.backend in _AUTO_COMPLETING or completed.backend == "tensorflow"
+        else f"the custom backend '{completed.backend}' must complete it itself"
+    )
+    yield ctx.about(
+        ctx.model.path,
+        f"no config.pbtxt: {how}, which needs auto-complete enabled on the server",
+    )
+
+
+@rule(
+    "TL212", "no-version-folder", Severity.ERROR,
+    summary="a model without any numbered version folder",
+    explanation="""
+    tritonserver serves the versions found as numbered subfolders (`1/`, `2/` ...). With none,
+    nothing can be loaded, and that holds for ensembles too: they need an empty `1/`. Git
+    does not keep empty folders, so a freshly cloned ensemble often lacks it: commit a
+    `.gitkeep` inside.
+    """,
+    bad="""
+    model_repository/pipeline/config.pbtxt         # no 1/
+    """,
+    good="""
+    model_repository/pipeline/config.pbtxt
+    model_repository/pipeline/1/.gitkeep
+    """,
+    server_message=_NO_VERSION,
+)
+def no_version_folder(ctx: ModelContext) -> Iterator[Finding]:
+    if not ctx.in_repository or numbered(ctx.model):
+        return
+    ignored = [v.name for v in ctx.model.subfolders if v.status is not VersionStatus.RESERVED]
+    hint = (
+        f" (ignored: {', '.join(ignored)})"
+        if ignored
+        else " (an ensemble needs an empty one too; commit a .gitkeep in it)"
+        if ctx.completed.platform == ENSEMBLE
+        else ""
+    )
+    yield ctx.about(
+        ctx.model.path,
+        f"no numbered version folder such as 1/{hint}; tritonserver refuses the model: "
+        + _NO_VERSION.format(model=ctx.name),
+    )
+
+
+@rule(
+    "TL213", "ignored-version-folder", Severity.WARNING,
+    summary="a subfolder tritonserver ignores: leading zeros or not a number",
+    explanation="""
+    Only folders named by a plain number are versions. `01` is skipped because of its
+    leading zero, `v1`, `latest` or `.ipynb_checkpoints` because they are not numbers; the
+    server logs a warning and goes on, and the files in them are never served. (`warmup`,
+    `initial_state` and `configs` hold data and are not versions.)
+    """,
+    bad="""
+    model_repository/resnet/01/model.onnx
+    """,
+    good="""
+    model_repository/resnet/1/model.onnx
+    """,
+    server_message=(
+        "ignore version directory '{dir}' which contains leading zeros in its directory name"
+    ),
+)
+def ignored_version_folder(ctx: ModelContext) -> Iterator[Finding]:
+    if not ctx.in_repository:
+        return
+    for folder in ctx.model.subfolders:
+        if folder.status is VersionStatus.LEADING_ZERO:
+            yield ctx.about(
+                folder.path,
+                f"version folder '{folder.name}' has a leading zero; tritonserver ignores it "
+                f"(name it {folder.name.lstrip('0') or '0'})",
+            )
+        elif folder.status is VersionStatus.NOT_A_NUMBER:
+            yield ctx.about(
+                folder.path,
+                f"subfolder '{folder.name}' is not a version number; tritonserver ignores it",
+            )
+
+
+@rule(
+    "TL214", "malformed-version-folder", Severity.ERROR,
+    summary="a version folder whose name the server misreads: `1.0`, `2_old`, `-1`, huge numbers",
+    explanation="""
+    The server reads the leading number of a folder name, so `1.0` and `1_backup` become
+    version 1, but the backend then looks for the model file in `1/` and fails (a Python
+    model even hangs). Negative numbers and numbers beyond 64 bits are not usable versions
+    either.
+    """,
+    bad="""
+    model_repository/resnet/1.0/model.onnx
+    """,
+    good="""
+    model_repository/resnet/1/model.onnx
+    """,
+)
+def malformed_version_folder(ctx: ModelContext) -> Iterator[Finding]:
+    if not ctx.in_repository:
+        return
+    for folder in ctx.model.subfolders:
+        if folder.status is VersionStatus.NUMERIC_PREFIX:
+            yield ctx.about(
+                folder.path,
+                f"tritonserver reads '{folder.name}' as version {folder.number} and then looks "
+                f"for its files in '{folder.number}/'; rename the folder to {folder.number}",
+            )
+        elif folder.status is VersionStatus.NEGATIVE:
+            yield ctx.about(folder.path, f"version '{folder.name}' is negative")
+        elif folder.status is VersionStatus.TOO_LARGE:
+            yield ctx.about(
+                folder.path, f"version '{folder.name}' does not fit in a 64-bit integer"
+            )
+
+
+@rule(
+    "TL215", "version-policy-selects-nothing", Severity.ERROR,
+    summary="the version policy selects none of the version folders present",
+    explanation="""
+    `specific { versions: [...] }` naming only versions that have no folder, or
+    `latest { num_versions: 0 }`, leaves nothing to load, and the server refuses the model.
+    """,
+    bad="""
+    version_policy { specific { versions: [ 3 ] } }   # only 1/ and 2/ exist
+    """,
+    good="""
+    version_policy { specific { versions: [ 2 ] } }
+    """,
+    server_message=_NO_VERSION,
+)
+def version_policy_selects_nothing(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if not ctx.in_repository or config is None or not numbered(ctx.model):
+        return
+    if selected_versions(ctx.model, config):
+        return
+    present = ", ".join(str(v.number) for v in numbered(ctx.model))
+    yield ctx.at(
+        ("version_policy",),
+        f"the version policy selects none of the versions present ({present}); tritonserver "
+        "refuses the model: " + _NO_VERSION.format(model=ctx.name),
+    )
+
+
+@rule(
+    "TL216", "specific-version-missing", Severity.WARNING,
+    summary="a version listed in `specific` has no folder",
+    explanation="""
+    tritonserver logs an error for each listed version without a folder and serves the
+    others. Clients asking for the missing version get an error at request time.
+    """,
+    bad="""
+    version_policy { specific { versions: [ 1, 2 ] } }   # only 1/ exists
+    """,
+    good="""
+    version_policy { specific { versions: [ 1 ] } }
+    """,
+    server_message=(
+        "version {version} is specified for model '{model}', but the version directory is not "
+        "present"
+    ),
+)
+def specific_version_missing(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if not ctx.in_repository or config is None:
+        return
+    if config.version_policy.WhichOneof("policy_choice") != "specific":
+        return
+    present = {v.number for v in numbered(ctx.model)}
+    if not present & set(config.version_policy.specific.versions):
+        return  # version-policy-selects-nothing reports it
+    for index, version in enumerate(config.version_policy.specific.versions):
+        if version not in present:
+            yield ctx.at(
+                ("version_policy", "specific", "versions", index),
+                f"version {version} is specified for model '{ctx.name}', but the version "
+                "directory is not present",
+            )
+
+
+def _expected_model_file(ctx: ModelContext) -> tuple[str, bool | None] | None:
+    """The entry each served version folder must hold, and whether it must be a folder."""
+    completed = ctx.completed
+    config = ctx.config
+    if completed.platform == ENSEMBLE or completed.undeterminable:
+        return None
+    filename = completed.default_model_filename
+    if completed.platform == "tensorflow_savedmodel":
+        return filename, True
+    if completed.backend == "onnxruntime":
+        return filename, None
+    if completed.platform in PLATFORMS or completed.backend in ("python", "openvino"):
+        return filename, False
+    explicit = config is not None and config.default_model_filename
+    return (filename, None) if explicit else None
+
+
+@rule(
+    "TL217", "missing-model-file", Severity.ERROR,
+    summary="a served version folder lacks the model file its backend loads",
+    explanation="""
+    Each backend loads one file (or folder) from each version folder: `model.plan`
+    (TensorRT), `model.onnx` (ONNX Runtime; a file or a folder), `model.pt` (PyTorch),
+    `model.savedmodel/` (a folder, TensorFlow SavedModel), `model.graphdef`, `model.xml`
+    (OpenVINO), `model.py` (Python), or whatever `default_model_filename` names. Weights
+    that are git-ignored are the usual reason they are missing.
+    """,
+    bad="""
+    model_repository/yolox/1/yolox.onnx      # the backend looks for 1/model.onnx
+    """,
+    good="""
+    model_repository/yolox/1/model.onnx
+    # or keep the file name and say so:
+    default_model_filename: "yolox.onnx"
+    """,
+    server_message="unable to find '{path}' for model instance '{instance}'",
+)
+def missing_model_file(ctx: ModelContext) -> Iterator[Finding]:
+    if not ctx.in_repository:
+        return
+    document = ctx.model.config
+    if document is not None and ctx.config is None:
+        return  # the config has errors; what it asks for is uncertain
+    expected = _expected_model_file(ctx)
+    if expected is None:
+        return
+    filename, must_be_dir = expected
+    config = ctx.config
+    alternatives = set(config.cc_model_filenames.values()) if config is not None else set()
+    for version in selected_versions(ctx.model, config):
+        entry = version.entry(filename)
+        if entry is not None and (must_be_dir is None or entry.is_dir == must_be_dir):
+            continue
+        if any(version.entry(name) for name in alternatives):
+            continue
+        kind = "folder" if must_be_dir else "file"
+        if entry is not None:
+            problem = f"'{filename}' in version {version.name} must be a {kind}"
+        else:
+            others = [e.name for e in version.entries if not e.name.startswith(".")]
+            found = f" (it holds: {', '.join(others[:5])})" if others else " (it is empty)"
+            problem = (
+                f"version {version.name} has no '{filename}' for the {ctx.completed.backend} "
+                f"backend{found}"
+            )
+        yield ctx.about(version.path, problem)
+
+
+@rule(
+    "TL218", "missing-label-file", Severity.ERROR,
+    summary="an output's `label_filename` names a file that does not exist",
+    explanation="""
+    `label_filename` is read relative to the *model* folder (not the version folder) when
+    the model loads; a missing file makes the load fail.
+    """,
+    bad="""
+    output { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] label_filename: "labels.txt" }
+    # but model_repository/resnet/labels.txt does not exist
+    """,
+    good="""
+    # model_repository/resnet/labels.txt exists next to config.pbtxt
+    output { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] label_filename: "labels.txt" }
+    """,
+    server_message="failed to open text file for read {path}: No such file or directory",
+)
+def missing_label_file(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if not ctx.in_repository or config is None:
+        return
+    for index, output in enumerate(config.output):
+        if output.label_filename and not (ctx.model.path / output.label_filename).is_file():
+            yield ctx.at(
+                ("output", index, "label_filename"),
+                f"label file '{output.label_filename}' does not exist in the model folder; "
+                f"tritonserver fails: failed to open text file for read "
+                f"{ctx.model.path / output.label_filename}: No such file or directory",
+            )
+
+
+@repository_rule(
+    "TL219", "hidden-folder-in-repository", Severity.WARNING,
+    summary="a hidden folder at the repository root, which tritonserver polls as a model",
+    explanation="""
+    tritonserver treats *every* folder of the repository root as a model, hidden ones such
+    as `.git` or `.ipynb_checkpoints` included. Unless the server runs with
+    `--model-control-mode=explicit`, each of them fails to load and the server does not
+    start. Keep the model repository free of them (point `--model-repository` at a
+    subfolder, or delete them from the deployed copy).
+    """,
+    bad="""
+    model_repository/.ipynb_checkpoints/
+    model_repository/resnet/
+    """,
+    good="""
+    model_repository/resnet/
+    """,
+    server_message="unexpected platform type '' for {dir}",
+)
+def hidden_folder_in_repository(ctx: RepositoryContext) -> Iterator[Finding]:
+    for folder in ctx.repository.hidden_folders:
+        yield Finding(
+            f"tritonserver polls '{folder.name}' as a model; unless it runs with "
+            "--model-control-mode=explicit, it fails to load and the server does not start",
+            folder,
+        )

@@ -1,0 +1,282 @@
+"""Platform/backend pack: the pair the server settles on after completing the config.
+
+Every check judges the values after tritonserver's own completion (see
+``repository/autofill.py``), so a config the server accepts is never flagged.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from tritonlint.diagnostics import Severity
+from tritonlint.repository.autofill import (
+    ENSEMBLE,
+    KNOWN_BACKENDS,
+    PLATFORM_BACKENDS,
+    PLATFORMS,
+)
+from tritonlint.rules.context import ModelContext
+from tritonlint.rules.registry import Finding, rule
+
+_UNEXPECTED_PLATFORM = "unexpected platform type '{platform}' for {model}"
+_PAIR = "unexpected 'platform' and 'backend' pair, got:{platform}, {backend}"
+
+
+def _platform_field(ctx: ModelContext) -> tuple[str, ...]:
+    config = ctx.config
+    return ("platform",) if config is not None and config.platform else ("backend",)
+
+
+@rule(
+    "TL301", "backend-used-as-platform", Severity.ERROR,
+    summary="a backend name written as `platform`",
+    explanation="""
+    `platform` names a model *format* (`tensorrt_plan`, `onnxruntime_onnx`,
+    `pytorch_libtorch`, `tensorflow_savedmodel`, `tensorflow_graphdef`, `ensemble`);
+    `backend` names the backend (`python`, `onnxruntime`, `tensorrt`, `pytorch`,
+    `openvino`, ...). `platform: "python"` is refused because no backend can be derived from
+    it.
+    """,
+    bad="""
+    platform: "python"
+    """,
+    good="""
+    backend: "python"
+    """,
+    server_message=_UNEXPECTED_PLATFORM,
+)
+def backend_used_as_platform(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or config.platform not in KNOWN_BACKENDS:
+        return
+    completed = ctx.completed
+    refused = not completed.backend or (
+        completed.backend in PLATFORM_BACKENDS
+        and PLATFORMS.get(completed.platform, ("",))[0] != completed.backend
+    )
+    if not refused:
+        return
+    why = (
+        _UNEXPECTED_PLATFORM.format(platform=config.platform, model=ctx.name)
+        if not completed.backend
+        else _PAIR.format(platform=completed.platform, backend=completed.backend)
+    )
+    yield ctx.at(
+        ("platform",),
+        f"'{config.platform}' is a backend, not a platform: write backend: "
+        f"\"{config.platform}\" (tritonserver: {why})",
+    )
+
+
+@rule(
+    "TL302", "platform-used-as-backend", Severity.ERROR,
+    summary="a platform name written as `backend`",
+    explanation="""
+    `backend: "tensorrt_plan"` makes the server look for a backend library
+    `libtriton_tensorrt_plan.so`, which does not exist. The platform goes in `platform`
+    (or use the backend's own name, `tensorrt`).
+    """,
+    bad="""
+    backend: "tensorrt_plan"
+    """,
+    good="""
+    platform: "tensorrt_plan"
+    """,
+    server_message=(
+        "unable to find backend library for backend '{backend}', try specifying runtime on the "
+        "model configuration."
+    ),
+)
+def platform_used_as_backend(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or config.backend not in PLATFORMS or config.runtime:
+        return
+    backend = PLATFORMS[config.backend][0]
+    yield ctx.at(
+        ("backend",),
+        f"'{config.backend}' is a platform, not a backend: write platform: "
+        f"\"{config.backend}\" or backend: \"{backend}\" (tritonserver: unable to find backend "
+        f"library for backend '{config.backend}')",
+    )
+
+
+@rule(
+    "TL303", "unknown-platform", Severity.ERROR,
+    summary="a platform tritonserver does not know, with no backend to fall back on",
+    explanation="""
+    When `backend` is not set the server derives it from `platform`, which must then be one
+    of `tensorrt_plan`, `onnxruntime_onnx`, `pytorch_libtorch`, `tensorflow_savedmodel`,
+    `tensorflow_graphdef` or `ensemble`. Anything else (a typo, an old name such as
+    `tensorflow_savedmodel_v2`) leaves the model without a backend.
+    """,
+    bad="""
+    platform: "onnxruntime"
+    """,
+    good="""
+    platform: "onnxruntime_onnx"
+    """,
+    server_message=_UNEXPECTED_PLATFORM,
+)
+def unknown_platform(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or not config.platform or config.platform in KNOWN_BACKENDS:
+        return
+    completed = ctx.completed
+    if completed.backend or completed.platform == ENSEMBLE:
+        return
+    known = [*PLATFORMS, ENSEMBLE]
+    close = difflib.get_close_matches(config.platform, known, n=1, cutoff=0.5)
+    hint = f"; did you mean '{close[0]}'?" if close else f"; known platforms: {', '.join(known)}"
+    yield ctx.at(
+        ("platform",),
+        _UNEXPECTED_PLATFORM.format(platform=config.platform, model=ctx.name) + hint,
+    )
+
+
+@rule(
+    "TL304", "platform-backend-mismatch", Severity.ERROR,
+    summary="`platform` and `backend` name different frameworks",
+    explanation="""
+    For the `tensorrt`, `onnxruntime`, `pytorch` and `tensorflow` backends the platform must
+    be that backend's own (`tensorrt_plan`; `onnxruntime_onnx`; `pytorch_libtorch`;
+    `tensorflow_savedmodel` or `tensorflow_graphdef`). Either drop one of the two or make
+    them agree. (`backend: "tensorflow"` with no platform is refused too, unless the version
+    folder holds a `model.savedmodel/` or `model.graphdef` to derive it from.)
+    """,
+    bad="""
+    platform: "onnxruntime_onnx"
+    backend: "pytorch"
+    """,
+    good="""
+    platform: "onnxruntime_onnx"
+    backend: "onnxruntime"
+    """,
+    server_message=_PAIR,
+)
+def platform_backend_mismatch(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    completed = ctx.completed
+    if config is None or completed.backend not in PLATFORM_BACKENDS:
+        return
+    if config.platform in KNOWN_BACKENDS:
+        return  # backend-used-as-platform explains it
+    if PLATFORMS.get(completed.platform, ("",))[0] == completed.backend:
+        return
+    yield ctx.at(
+        _platform_field(ctx),
+        _PAIR.format(platform=completed.platform, backend=completed.backend)
+        + (
+            f": platform '{completed.platform}' is not a {completed.backend} platform"
+            if completed.platform
+            else f": the {completed.backend} backend needs a platform"
+        ),
+    )
+
+
+@rule(
+    "TL305", "undeterminable-backend", Severity.ERROR,
+    summary="neither platform, backend nor a model file tells the server which backend to use",
+    explanation="""
+    With no `platform`, no `backend` and no `default_model_filename`, the server looks for a
+    known model file in the first version folder; failing that it takes the backend from a
+    folder name of the form `model.<backend>`. An ensemble config that forgets
+    `platform: "ensemble"` lands here too.
+    """,
+    bad="""
+    name: "preprocess"
+    max_batch_size: 8
+    """,
+    good="""
+    name: "preprocess"
+    backend: "python"
+    max_batch_size: 8
+    """,
+    server_message=(
+        "Invalid model name: Could not determine backend for model '{model}' with no backend "
+        "in model configuration. Expected model name of the form 'model.<backend_name>'."
+    ),
+)
+def undeterminable_backend(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or not ctx.completed.undeterminable:
+        return
+    hint = (
+        "; an ensemble needs platform: \"ensemble\""
+        if config.HasField("ensemble_scheduling")
+        else "; set `backend` (or `platform`)"
+    )
+    yield Finding(
+        f"cannot tell which backend serves model '{ctx.name}': no platform, backend or "
+        f"default_model_filename, and no known model file in the first version folder{hint}",
+        ctx.config_path,
+        ctx.span(("name",), "field"),
+    )
+
+
+@rule(
+    "TL306", "unknown-backend", Severity.WARNING,
+    summary="a backend that is not one of those Triton ships",
+    explanation="""
+    A custom backend is fine, but it must be installed where the server looks:
+    `libtriton_<name>.so` in the version folder, the model folder or
+    `<backend-directory>/<name>/`, or a Python-based backend `<backend-directory>/<name>/model.py`.
+    A misspelt backend name fails the same way. Only the server can check what is
+    installed: run the smoke stage.
+    """,
+    bad="""
+    backend: "onnx"
+    """,
+    good="""
+    backend: "onnxruntime"
+    """,
+    server_message=(
+        "unable to find backend library for backend '{backend}', try specifying runtime on the "
+        "model configuration."
+    ),
+)
+def unknown_backend(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    backend = ctx.completed.backend
+    if config is None or not backend or backend in KNOWN_BACKENDS or backend in PLATFORMS:
+        return
+    if config.runtime:
+        return
+    close = difflib.get_close_matches(backend, list(KNOWN_BACKENDS), n=1, cutoff=0.6)
+    hint = f"did you mean '{close[0]}'? If not, " if close else ""
+    field = ("backend",) if config.backend else ("name",)
+    yield ctx.at(
+        field,
+        f"backend '{backend}' is not one Triton ships; {hint}make sure libtriton_{backend}.so "
+        f"or a Python-based backend '{backend}/model.py' is installed on the server",
+    )
+
+
+@rule(
+    "TL307", "ignored-platform", Severity.WARNING,
+    summary="a `platform` the server ignores because the backend decides",
+    explanation="""
+    For backends other than tensorrt, onnxruntime, pytorch and tensorflow the server does not
+    look at `platform` at all. A leftover `platform` only misleads the reader.
+    """,
+    bad="""
+    backend: "python"
+    platform: "python"
+    """,
+    good="""
+    backend: "python"
+    """,
+)
+def ignored_platform(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    completed = ctx.completed
+    if config is None or not config.platform or config.platform == ENSEMBLE:
+        return
+    if not completed.backend or completed.backend in PLATFORM_BACKENDS:
+        return
+    if completed.backend in PLATFORMS:
+        return  # platform-used-as-backend
+    yield ctx.at(
+        ("platform",),
+        f"the {completed.backend} backend ignores platform '{config.platform}'; remove it",
+    )

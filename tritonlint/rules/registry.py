@@ -1,0 +1,170 @@
+"""The rule registry: every rule's code, name, severity and documentation, and its check.
+
+Rules of the syntax and schema packs are reported by those stages (they are *declared*
+here, with their documentation); every other rule is a small function registered with
+:func:`rule` that looks at one model and yields findings.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from tritonlint.diagnostics import Diagnostic, RelatedLocation, Severity
+from tritonlint.span import Span
+
+if TYPE_CHECKING:
+    from tritonlint.rules.context import ModelContext, RepositoryContext
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """What a check yields: a message about a place. The registry adds code and severity."""
+
+    message: str
+    path: Path
+    span: Span | None = None
+    related: tuple[RelatedLocation, ...] = ()
+
+
+Check = Callable[["ModelContext"], Iterable[Finding]]
+RepositoryCheck = Callable[["RepositoryContext"], Iterable[Finding]]
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: Severity
+    pack: str
+    summary: str
+    explanation: str
+    bad: str
+    good: str
+    #: What tritonserver logs when it refuses a model for this reason, where it does.
+    server_message: str | None = None
+    check: Check | None = None
+    repository_check: RepositoryCheck | None = None
+
+    def diagnostic(
+        self,
+        message: str,
+        path: Path,
+        span: Span | None = None,
+        related: tuple[RelatedLocation, ...] = (),
+    ) -> Diagnostic:
+        return Diagnostic(
+            code=self.code,
+            name=self.name,
+            severity=self.severity,
+            message=message,
+            path=path,
+            span=span,
+            related=related,
+        )
+
+    def from_finding(self, finding: Finding) -> Diagnostic:
+        return self.diagnostic(finding.message, finding.path, finding.span, finding.related)
+
+
+_BY_CODE: dict[str, Rule] = {}
+_BY_NAME: dict[str, Rule] = {}
+
+
+def _register(rule: Rule) -> Rule:
+    if rule.code in _BY_CODE or rule.name in _BY_NAME:
+        raise ValueError(f"rule {rule.code} {rule.name} is registered twice")
+    _BY_CODE[rule.code] = rule
+    _BY_NAME[rule.name] = rule
+    return rule
+
+
+def declare(
+    code: str,
+    name: str,
+    severity: Severity,
+    *,
+    pack: str,
+    summary: str,
+    explanation: str,
+    bad: str,
+    good: str,
+    server_message: str | None = None,
+) -> Rule:
+    """Register a rule whose findings a pipeline stage (syntax, schema, walker) reports."""
+    return _register(
+        Rule(code, name, severity, pack, summary, inspect.cleandoc(explanation),
+             inspect.cleandoc(bad), inspect.cleandoc(good), server_message)
+    )
+
+
+def rule(
+    code: str,
+    name: str,
+    severity: Severity,
+    *,
+    summary: str,
+    explanation: str,
+    bad: str,
+    good: str,
+    server_message: str | None = None,
+) -> Callable[[Check], Check]:
+    """Register a check function as a rule; its pack is the module it is defined in."""
+
+    def register(check: Check) -> Check:
+        pack = check.__module__.rsplit(".", 1)[-1]
+        _register(
+            Rule(code, name, severity, pack, summary, inspect.cleandoc(explanation),
+                 inspect.cleandoc(bad), inspect.cleandoc(good), server_message, check)
+        )
+        return check
+
+    return register
+
+
+def repository_rule(
+    code: str,
+    name: str,
+    severity: Severity,
+    *,
+    summary: str,
+    explanation: str,
+    bad: str,
+    good: str,
+    server_message: str | None = None,
+) -> Callable[[RepositoryCheck], RepositoryCheck]:
+    """Register a check that looks at a repository as a whole, not at one model."""
+
+    def register(check: RepositoryCheck) -> RepositoryCheck:
+        pack = check.__module__.rsplit(".", 1)[-1]
+        _register(
+            Rule(code, name, severity, pack, summary, inspect.cleandoc(explanation),
+                 inspect.cleandoc(bad), inspect.cleandoc(good), server_message,
+                 repository_check=check)
+        )
+        return check
+
+    return register
+
+
+def all_rules() -> list[Rule]:
+    _load_packs()
+    return sorted(_BY_CODE.values(), key=lambda r: r.code)
+
+
+def by_code(code: str) -> Rule | None:
+    _load_packs()
+    return _BY_CODE.get(code.upper())
+
+
+def by_name(name: str) -> Rule:
+    _load_packs()
+    return _BY_NAME[name]
+
+
+def _load_packs() -> None:
+    # Importing the packs registers their rules.
+    from tritonlint.rules import packs  # noqa: F401

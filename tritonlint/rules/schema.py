@@ -1,0 +1,189 @@
+"""Schema pack: fields, values and types that ModelConfig does not allow. Reported by the binder."""
+
+from tritonlint.diagnostics import Severity
+from tritonlint.rules.registry import declare
+
+_PARSE_FAILURE = "failed to read text proto from {path}"
+
+declare(
+    "TL101", "unknown-field", Severity.ERROR, pack="schema",
+    summary="a field that the message type does not have",
+    explanation="""
+    Every field name must be a field of the message it appears in, spelled exactly
+    (`dims`, not `dim`; `data_type`, not `type`). The message suggests the closest field and
+    lists the valid ones. Extensions (`[name]`) do not exist in ModelConfig.
+    """,
+    bad="""
+    input {
+      name: "INPUT0"
+      data_type: TYPE_FP32
+      dim: [ 16 ]
+    }
+    """,
+    good="""
+    input {
+      name: "INPUT0"
+      data_type: TYPE_FP32
+      dims: [ 16 ]
+    }
+    """,
+    server_message='Message type "inference.{message}" has no field named "{field}".',
+)
+
+declare(
+    "TL102", "wrong-value-type", Severity.ERROR, pack="schema",
+    summary="a message where a scalar belongs, or the other way round, or a list for a single field",
+    explanation="""
+    A message field takes `{ ... }`, a scalar field takes one value, and only repeated fields
+    take a `[ ... ]` list. The classic case is a parameter written as a plain string, where
+    `value` is a message with a `string_value` field.
+    """,
+    bad="""
+    parameters { key: "model_type" value: "Transformer" }
+    """,
+    good="""
+    parameters { key: "model_type" value: { string_value: "Transformer" } }
+    """,
+    server_message='Expected "{", found "{token}".',
+)
+
+declare(
+    "TL103", "invalid-value", Severity.ERROR, pack="schema",
+    summary="a value that cannot be read as the field's type",
+    explanation="""
+    Integers take a decimal, hex (`0x`) or octal (`0`-prefixed) number; floats take a
+    number, `inf` or `nan`; booleans take `true`/`false` (or `True`, `t`, `1` ...); strings
+    must be quoted and valid UTF-8. An unquoted string is the most common case.
+    """,
+    bad="""
+    name: resnet50
+    max_batch_size: 8.0
+    """,
+    good="""
+    name: "resnet50"
+    max_batch_size: 8
+    """,
+    server_message="Expected string, got: {token}",
+)
+
+declare(
+    "TL104", "integer-out-of-range", Severity.ERROR, pack="schema",
+    summary="an integer outside the range of the field's type",
+    explanation="""
+    Fields are int32, int64, uint32 or uint64. A negative number in an unsigned field (every
+    `*_microseconds`, `priority`, `num_versions`, warmup `batch_size` ...) or a number too
+    large for 32 bits is refused by the parser.
+    """,
+    bad="""
+    dynamic_batching { max_queue_delay_microseconds: -1 }
+    """,
+    good="""
+    dynamic_batching { max_queue_delay_microseconds: 100 }
+    """,
+    server_message="Integer out of range ({token})",
+)
+
+declare(
+    "TL105", "unknown-enum-value", Severity.ERROR, pack="schema",
+    summary="an enum value name that the enum does not have",
+    explanation="""
+    Enum fields take one of the names the enum defines: data types are `TYPE_FP32`,
+    `TYPE_INT64`, ... (not `FP32` or `TYPE_FLOAT32`), instance kinds are `KIND_GPU`,
+    `KIND_CPU`, `KIND_MODEL`, `KIND_AUTO`. The message suggests the closest name.
+    """,
+    bad="""
+    data_type: TYPE_FLOAT32
+    """,
+    good="""
+    data_type: TYPE_FP32
+    """,
+    server_message='Unknown enumeration value of "{value}" for field "{field}".',
+)
+
+declare(
+    "TL106", "unknown-enum-number", Severity.WARNING, pack="schema",
+    summary="an enum given as a number that is none of its values",
+    explanation="""
+    ModelConfig's enums are open, so the parser keeps any number (`data_type: 42`), but
+    tritonserver does not know what it means and fails later, or behaves oddly. Use the
+    value's name.
+    """,
+    bad="""
+    data_type: 42
+    """,
+    good="""
+    data_type: TYPE_FP32
+    """,
+)
+
+declare(
+    "TL107", "duplicate-field", Severity.ERROR, pack="schema",
+    summary="a non-repeated field given twice",
+    explanation="""
+    A field that is not repeated may be set only once. Two `max_batch_size` lines, or two
+    `dynamic_batching { }` blocks, are refused by the parser (it forbids overwriting a field
+    that already has a value). Merge them into one.
+    """,
+    bad="""
+    max_batch_size: 8
+    max_batch_size: 16
+    """,
+    good="""
+    max_batch_size: 16
+    """,
+    server_message='Non-repeated field "{field}" is specified multiple times.',
+)
+
+declare(
+    "TL108", "overridden-field", Severity.WARNING, pack="schema",
+    summary="a non-repeated field given twice where the first value is the default",
+    explanation="""
+    The parser accepts a second value for a field whose first value was the default (`0`,
+    `""`, `false`), silently replacing it. That is almost always a copy-paste mistake.
+    """,
+    bad="""
+    max_batch_size: 0
+    max_batch_size: 8
+    """,
+    good="""
+    max_batch_size: 8
+    """,
+)
+
+declare(
+    "TL109", "oneof-conflict", Severity.ERROR, pack="schema",
+    summary="two members of one oneof are set",
+    explanation="""
+    Some fields exclude each other: a model has at most one of `dynamic_batching`,
+    `sequence_batching` and `ensemble_scheduling`; a version policy is one of `latest`, `all`
+    and `specific`; a warmup input has one of `zero_data`, `random_data` and
+    `input_data_file`. The parser refuses a config that sets two.
+    """,
+    bad="""
+    dynamic_batching { }
+    sequence_batching { }
+    """,
+    good="""
+    sequence_batching { }
+    """,
+    server_message='Field "{field}" is specified along with field "{other}", another member of oneof "{oneof}".',
+)
+
+declare(
+    "TL110", "duplicate-map-key", Severity.WARNING, pack="schema",
+    summary="a key given twice in a map field",
+    explanation="""
+    Map fields (`parameters`, `input_map`, `output_map`, `cc_model_filenames`,
+    `metric_tags`, warmup `inputs` ...) keep only the *last* entry for a key: the earlier
+    ones are dropped without a word. In an ensemble's `output_map` that silently loses a
+    tensor.
+    """,
+    bad="""
+    output_map { key: "OUTPUT0" value: "probs" }
+    output_map { key: "OUTPUT0" value: "labels" }
+    """,
+    good="""
+    output_map { key: "OUTPUT0" value: "probs" }
+    output_map { key: "OUTPUT1" value: "labels" }
+    """,
+)

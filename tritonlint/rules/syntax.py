@@ -1,0 +1,49 @@
+"""Syntax pack: what the text-format parser refuses. Reported by the parser."""
+
+from tritonlint.diagnostics import Severity
+from tritonlint.rules.registry import declare
+
+declare(
+    "TL010", "syntax-error", Severity.ERROR, pack="syntax",
+    summary="config.pbtxt is not valid protobuf text format",
+    explanation="""
+    The parser could not read the file: a brace or bracket is not closed, a `:` is missing
+    before a scalar value, a string is not quoted, or a character does not belong there.
+    tritonserver reports only `failed to read text proto` (the line and column are in a
+    separate libprotobuf log line); tritonlint reports every syntax error of the file, each
+    at its place, with what it expected there.
+    """,
+    bad="""
+    input {
+      name: "INPUT0"
+      data_type TYPE_FP32      # missing ':'
+      dims: [ 16 ]
+    # missing '}'
+    """,
+    good="""
+    input {
+      name: "INPUT0"
+      data_type: TYPE_FP32
+      dims: [ 16 ]
+    }
+    """,
+    server_message="failed to read text proto from {path}",
+)
+
+declare(
+    "TL011", "template-placeholder", Severity.ERROR, pack="syntax",
+    summary="an unfilled ${...} template placeholder",
+    explanation="""
+    Some model repositories (TensorRT-LLM's among them) ship `config.pbtxt` *templates* with
+    `${name}` placeholders that a script fills in. A placeholder left in the file is not a
+    value, and the server refuses the whole config with `Expected integer, got: $`. Fill the
+    template (for TensorRT-LLM: `tools/fill_template.py`) before deploying.
+    """,
+    bad="""
+    max_batch_size: ${triton_max_batch_size}
+    """,
+    good="""
+    max_batch_size: 64
+    """,
+    server_message="failed to read text proto from {path}",
+)
