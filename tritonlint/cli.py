@@ -54,15 +54,20 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("paths", nargs="+", type=Path, metavar="PATH")
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.add_argument(
-        "--select", action="append", metavar="CODES",
+        "--select",
+        action="append",
+        metavar="CODES",
         help="report only these rule codes or prefixes (comma-separated, e.g. TL1,TL201)",
     )
     check.add_argument(
-        "--ignore", action="append", metavar="CODES",
+        "--ignore",
+        action="append",
+        metavar="CODES",
         help="do not report these rule codes or prefixes (comma-separated)",
     )
     check.add_argument(
-        "--triton-version", metavar="X.Y.Z",
+        "--triton-version",
+        metavar="X.Y.Z",
         help=f"the Triton release the repository targets ({', '.join(available_releases())}; "
         "default: the newest)",
     )
@@ -138,10 +143,11 @@ def _explain(code: str, console: Console) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    if arguments and arguments[0] not in _COMMANDS and not arguments[0].startswith("-"):
-        arguments.insert(0, "check")
-    elif arguments and arguments[0].startswith("-") and arguments[0] not in ("-h", "--help",
-                                                                             "--version"):
+    if (arguments and arguments[0] not in _COMMANDS and not arguments[0].startswith("-")) or (
+        arguments
+        and arguments[0].startswith("-")
+        and arguments[0] not in ("-h", "--help", "--version")
+    ):
         arguments.insert(0, "check")
     parser = _parser()
     args = parser.parse_args(arguments)
@@ -161,8 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
-    except Exception:  # noqa: BLE001 - any other failure is a bug; say so, never crash silently
-        errors.print("tritonlint: internal error (this is a bug, please report it):", style="bold red")
+    except Exception:
+        errors.print(
+            "tritonlint: internal error (this is a bug, please report it):", style="bold red"
+        )
         errors.print(traceback.format_exc(), markup=False)
         return EXIT_USAGE
 

@@ -59,10 +59,10 @@ def _document_diagnostics(document: ConfigDocument) -> Iterable[Diagnostic]:
 def _repository_diagnostics(repository: Repository, rules: list[Rule]) -> Iterable[Diagnostic]:
     yield from _walk_diagnostics(repository.problems)
     if repository.whole:
-        context = RepositoryContext(repository)
+        whole = RepositoryContext(repository)
         for rule in rules:
             if rule.repository_check is not None:
-                yield from map(rule.from_finding, rule.repository_check(context))
+                yield from map(rule.from_finding, rule.repository_check(whole))
     for model in iter_target_models(repository):
         if model.config is not None:
             yield from _document_diagnostics(model.config)

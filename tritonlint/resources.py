@@ -8,7 +8,7 @@ _PACKAGE = Path(__file__).resolve().parent
 
 
 def data_path(name: str) -> Path:
-    """``grammar`` or ``protos``: inside the wheel (``tritonlint/_data``) or at the checkout root."""
+    """``grammar`` or ``protos``: in the wheel (``tritonlint/_data``) or at the checkout root."""
     installed = _PACKAGE / "_data" / name
     if installed.exists():
         return installed

@@ -9,8 +9,7 @@ server accepts is never flagged.
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from google.protobuf.message import Message
+from typing import Any
 
 from tritonlint.repository.model import ModelFolder
 
@@ -64,7 +63,7 @@ def _first_subfolder_has(model: ModelFolder, name: str, *, directory: bool | Non
     return directory is None or entry.is_dir == directory
 
 
-def complete(model: ModelFolder, config: Message | None) -> Completed:
+def complete(model: ModelFolder, config: Any | None) -> Completed:
     """The platform, backend and default model file name the server will use."""
     platform = config.platform if config is not None else ""
     backend = config.backend if config is not None else ""

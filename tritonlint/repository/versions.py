@@ -18,8 +18,10 @@ def numbered(model: ModelFolder) -> list[VersionFolder]:
 def selected_versions(model: ModelFolder, config: Any | None) -> list[VersionFolder]:
     """The version folders the policy selects (default: the latest one)."""
     available = sorted(numbered(model), key=lambda v: v.number or 0, reverse=True)
-    policy = config.version_policy if config is not None else None
-    choice = policy.WhichOneof("policy_choice") if policy is not None else None
+    if config is None:
+        return available[:1]
+    policy = config.version_policy
+    choice = policy.WhichOneof("policy_choice")
     if choice == "all":
         return available
     if choice == "specific":

@@ -37,9 +37,7 @@ def _stat_problem(path: Path) -> WalkProblem | None:
                 path=path,
             )
         if error.errno == errno.ENOENT:
-            return WalkProblem(
-                rule="unreadable-path", message="no such file or folder", path=path
-            )
+            return WalkProblem(rule="unreadable-path", message="no such file or folder", path=path)
         return WalkProblem(
             rule="unreadable-path", message=f"cannot read: {error.strerror}", path=path
         )

@@ -48,8 +48,8 @@ class ModelContext:
 
     @cached_property
     def has_config_errors(self) -> bool:
-        from tritonlint.rules.registry import by_name
         from tritonlint.diagnostics import Severity
+        from tritonlint.rules.registry import by_name
 
         document = self.model.config
         if document is None:
@@ -80,6 +80,15 @@ class ModelContext:
         if location is None:
             return None
         return getattr(location, part)  # type: ignore[no-any-return]
+
+    def located(self, path: FieldPath) -> bool:
+        """Whether the config sets exactly this field (not only a parent of it)."""
+        document = self.model.config
+        return (
+            document is not None
+            and document.bound is not None
+            and document.bound.source_map.get(path) is not None
+        )
 
     def at(
         self,

@@ -6,10 +6,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tritonlint.diagnostics import Severity
+from tritonlint.diagnostics import RelatedLocation, Severity
 from tritonlint.repository.autofill import ENSEMBLE
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import Finding, rule
+from tritonlint.schema.binder import enum_type, message_type
+from tritonlint.schema.releases import load_schema
 
 
 def _ensemble(ctx: ModelContext) -> Any | None:
@@ -29,8 +31,10 @@ _STEP = ("ensemble_scheduling", "step")
 
 
 @rule(
-    "TL701", "ensemble-without-scheduling", Severity.ERROR,
-    summary="`platform: \"ensemble\"` without `ensemble_scheduling`",
+    "TL701",
+    "ensemble-without-scheduling",
+    Severity.ERROR,
+    summary='`platform: "ensemble"` without `ensemble_scheduling`',
     explanation="""
     An ensemble is defined by its steps, in `ensemble_scheduling { step [ ... ] }`.
     """,
@@ -60,7 +64,9 @@ def ensemble_without_scheduling(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL702", "scheduling-without-ensemble-platform", Severity.ERROR,
+    "TL702",
+    "scheduling-without-ensemble-platform",
+    Severity.ERROR,
     summary="`ensemble_scheduling` in a model whose platform is not `ensemble`",
     explanation="""
     Only a model with `platform: "ensemble"` (and no `backend`) may have
@@ -87,13 +93,15 @@ def scheduling_without_ensemble_platform(ctx: ModelContext) -> Iterator[Finding]
     yield ctx.at(
         ("ensemble_scheduling",),
         f"ensemble scheduling cannot be set for model '{ctx.name}' whose platform is not "
-        "ensemble: set platform: \"ensemble\"",
+        'ensemble: set platform: "ensemble"',
         part="name",
     )
 
 
 @rule(
-    "TL703", "ensemble-has-backend", Severity.ERROR,
+    "TL703",
+    "ensemble-has-backend",
+    Severity.ERROR,
     summary="an ensemble with a `backend`",
     explanation="""
     Ensembles are run by the server itself, not by a backend: `backend` must be empty.
@@ -136,7 +144,9 @@ def _forbidden(field_name: str, code: str, name: str, message: str, bad: str) ->
 
     check.__module__ = __name__
     rule(
-        code, name, Severity.ERROR,
+        code,
+        name,
+        Severity.ERROR,
         summary=f"`{field_name}` on an ensemble",
         explanation=f"""
         The server schedules an ensemble's steps itself: each composing model has its own
@@ -153,7 +163,9 @@ def _forbidden(field_name: str, code: str, name: str, message: str, bad: str) ->
 
 
 _forbidden(
-    "instance_group", "TL704", "ensemble-instance-group",
+    "instance_group",
+    "TL704",
+    "ensemble-instance-group",
     "instance group should not be specified for ensemble '{model}'",
     """
     platform: "ensemble"
@@ -161,7 +173,9 @@ _forbidden(
     """,
 )
 _forbidden(
-    "optimization", "TL705", "ensemble-optimization",
+    "optimization",
+    "TL705",
+    "ensemble-optimization",
     "optimization should not be specified for ensemble '{model}'",
     """
     platform: "ensemble"
@@ -169,7 +183,9 @@ _forbidden(
     """,
 )
 _forbidden(
-    "model_warmup", "TL706", "ensemble-warmup",
+    "model_warmup",
+    "TL706",
+    "ensemble-warmup",
     "model_warmup can not be specified for ensemble '{model}'",
     """
     platform: "ensemble"
@@ -179,7 +195,9 @@ _forbidden(
 
 
 @rule(
-    "TL707", "ensemble-step-incomplete", Severity.ERROR,
+    "TL707",
+    "ensemble-step-incomplete",
+    Severity.ERROR,
     summary="an ensemble without steps, or a step without model_name, input_map or output_map",
     explanation="""
     An ensemble needs at least one step, and every step names its model and maps at least
@@ -225,7 +243,9 @@ def ensemble_step_incomplete(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL708", "ensemble-unknown-model", Severity.ERROR,
+    "TL708",
+    "ensemble-unknown-model",
+    Severity.ERROR,
     summary="an ensemble step names a model that is not in the repository",
     explanation="""
     Every step's `model_name` must be a model folder of the same repository. A typo, or a
@@ -253,7 +273,9 @@ def ensemble_unknown_model(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL709", "ensemble-tensor-produced-twice", Severity.ERROR,
+    "TL709",
+    "ensemble-tensor-produced-twice",
+    Severity.ERROR,
     summary="two output_map entries write the same ensemble tensor",
     explanation="""
     Each ensemble tensor has exactly one producer: one output_map entry of one step.
@@ -277,7 +299,7 @@ def ensemble_tensor_produced_twice(ctx: ModelContext) -> Iterator[Finding]:
         for key, tensor in step.output_map.items():
             if tensor in seen:
                 yield ctx.at(
-                    (*_STEP, index, "output_map", key),
+                    (*_STEP, index, "output_map", key, "value"),
                     f"ensemble tensor '{tensor}' can appear in an output map only once for "
                     f"ensemble '{ctx.name}' step {index}",
                 )
@@ -314,7 +336,9 @@ def _flow(config: Any, steps: list[Any]) -> _Flow:
 
 
 @rule(
-    "TL710", "ensemble-input-unused", Severity.ERROR,
+    "TL710",
+    "ensemble-input-unused",
+    Severity.ERROR,
     summary="an ensemble input that no step reads",
     explanation="""
     Every ensemble input must be the value of some step's `input_map`. An unused input is
@@ -346,7 +370,9 @@ def ensemble_input_unused(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL711", "ensemble-output-not-produced", Severity.ERROR,
+    "TL711",
+    "ensemble-output-not-produced",
+    Severity.ERROR,
     summary="an ensemble output that no step writes, or that cannot be computed from the inputs",
     explanation="""
     Every ensemble output must be the value of some step's `output_map`, and that step must
@@ -386,7 +412,9 @@ def ensemble_output_not_produced(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL712", "ensemble-tensor-unused", Severity.ERROR,
+    "TL712",
+    "ensemble-tensor-unused",
+    Severity.ERROR,
     summary="an intermediate tensor that is never produced, or never consumed",
     explanation="""
     Each tensor a step reads must come from the ensemble's inputs or from another step's
@@ -421,7 +449,7 @@ def ensemble_tensor_unused(ctx: ModelContext) -> Iterator[Finding]:
                 continue
             reported.add(tensor)
             yield ctx.at(
-                (*_STEP, index, "input_map", key),
+                (*_STEP, index, "input_map", key, "value"),
                 f"ensemble tensor '{tensor}' is unused in ensemble '{ctx.name}': step {index} "
                 "reads it but no step writes it and it is not an ensemble input",
             )
@@ -430,7 +458,392 @@ def ensemble_tensor_unused(ctx: ModelContext) -> Iterator[Finding]:
                 continue
             reported.add(tensor)
             yield ctx.at(
-                (*_STEP, index, "output_map", key),
+                (*_STEP, index, "output_map", key, "value"),
                 f"ensemble tensor '{tensor}' is unused in ensemble '{ctx.name}': step {index} "
                 "writes it but no step reads it and it is not an ensemble output",
             )
+
+
+# --- Across models: each step against the config of the model it runs. ---------------------
+
+
+@dataclass(frozen=True)
+class _Composing:
+    """A step's model, when its config can be read."""
+
+    index: int
+    step: Any
+    context: ModelContext
+    config: Any
+
+
+def _composing(ctx: ModelContext) -> Iterator[_Composing]:
+    for index, step in enumerate(_steps(ctx)):
+        model = ctx.repository.model(step.model_name)
+        if model is None:
+            continue
+        other = ctx.context_for(model)
+        if other.config is not None:
+            yield _Composing(index, step, other, other.config)
+
+
+def _tensor_path(kind: str, config: Any, name: str) -> tuple[str | int, ...]:
+    names = [t.name for t in getattr(config, kind)]
+    return (kind, names.index(name), "name") if name in names else (kind,)
+
+
+@rule(
+    "TL713",
+    "ensemble-unknown-tensor-name",
+    Severity.ERROR,
+    summary="an input_map or output_map key that is not an input or output of the step's model",
+    explanation="""
+    In a step, `input_map` keys are *input names of the step's model* and values are ensemble
+    tensors; `output_map` keys are *output names of the step's model*. A key that the model
+    does not declare (often the two sides swapped, or a renamed tensor) is refused.
+    """,
+    bad="""
+    # classifier declares input "input" and output "probs"
+    step [ { model_name: "classifier" model_version: -1
+             input_map { key: "images" value: "pixels" }
+             output_map { key: "output" value: "LOGITS" } } ]
+    """,
+    good="""
+    step [ { model_name: "classifier" model_version: -1
+             input_map { key: "input" value: "pixels" }
+             output_map { key: "probs" value: "LOGITS" } } ]
+    """,
+    server_message=(
+        "in ensemble {ensemble}, ensemble tensor {tensor} is mapping to non-existing input "
+        "{input} in model {model}"
+    ),
+)
+def ensemble_unknown_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
+    for item in _composing(ctx):
+        inputs = {t.name for t in item.config.input}
+        outputs = {t.name for t in item.config.output}
+        model = item.step.model_name
+        step_path = (*_STEP, item.index)
+        related = (item.context.related_at(("name",), f"model '{model}' is defined here"),)
+        if item.config.input:
+            for key, tensor in item.step.input_map.items():
+                if key not in inputs:
+                    yield ctx.at(
+                        (*step_path, "input_map", key, "key"),
+                        f"in ensemble {ctx.name}, ensemble tensor {tensor} is mapping to "
+                        f"non-existing input {key} in model {model} (its inputs: "
+                        f"{', '.join(sorted(inputs))})",
+                        related=related,
+                    )
+        if item.config.output:
+            for key, tensor in item.step.output_map.items():
+                if key not in outputs:
+                    yield ctx.at(
+                        (*step_path, "output_map", key, "key"),
+                        f"in ensemble {ctx.name}, ensemble tensor {tensor} is mapped from "
+                        f"non-existing output {key} in model {model} (its outputs: "
+                        f"{', '.join(sorted(outputs))})",
+                        related=related,
+                    )
+
+
+@rule(
+    "TL714",
+    "ensemble-unmapped-input",
+    Severity.ERROR,
+    summary="a required input of a step's model that the step does not feed",
+    explanation="""
+    Every input of the step's model that is not `optional: true` must appear as a key of the
+    step's `input_map`.
+    """,
+    bad="""
+    # classifier declares inputs "input" and "mask"
+    step [ { model_name: "classifier" input_map { key: "input" value: "pixels" } ... } ]
+    """,
+    good="""
+    step [ { model_name: "classifier"
+             input_map { key: "input" value: "pixels" }
+             input_map { key: "mask" value: "MASK" } ... } ]
+    """,
+    server_message=(
+        "in ensemble {ensemble}, input {input} in model {model} is not mapped to any ensemble "
+        "tensors"
+    ),
+)
+def ensemble_unmapped_input(ctx: ModelContext) -> Iterator[Finding]:
+    for item in _composing(ctx):
+        for tensor in item.config.input:
+            if tensor.optional or tensor.name in item.step.input_map:
+                continue
+            yield ctx.at(
+                (*_STEP, item.index, "model_name"),
+                f"in ensemble {ctx.name}, input {tensor.name} in model {item.step.model_name} is "
+                "not mapped to any ensemble tensors",
+                related=(
+                    item.context.related_at(
+                        _tensor_path("input", item.config, tensor.name),
+                        "the input is declared here",
+                    ),
+                ),
+            )
+
+
+def _full_shape(dims: list[int], max_batch_size: int) -> list[int]:
+    return [-1, *dims] if max_batch_size > 0 else dims
+
+
+def _shapes_match(first: list[int], second: list[int]) -> bool:
+    return len(first) == len(second) and all(
+        a == b or a == -1 or b == -1 for a, b in zip(first, second, strict=True)
+    )
+
+
+def _show(shape: list[int]) -> str:
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+@dataclass(frozen=True)
+class _Use:
+    """One place that says what an ensemble tensor looks like."""
+
+    model: str
+    data_type: int
+    dims: list[int]
+    max_batch_size: int
+    #: Where the ensemble config refers to the tensor.
+    reference: tuple[str | int, ...]
+    #: Where the tensor is declared (the ensemble's own IO, or the step's model's).
+    declaration: RelatedLocation
+
+
+def _uses(ctx: ModelContext, config: Any) -> dict[str, list[_Use]]:
+    uses: dict[str, list[_Use]] = {}
+    for kind in ("input", "output"):
+        for index, tensor in enumerate(getattr(config, kind)):
+            dims = list(tensor.reshape.shape) if tensor.HasField("reshape") else list(tensor.dims)
+            path = (kind, index, "name")
+            uses.setdefault(tensor.name, []).append(
+                _Use(
+                    ctx.name,
+                    tensor.data_type,
+                    dims,
+                    config.max_batch_size,
+                    path,
+                    ctx.related_at(path, f"ensemble {kind} of {ctx.name}"),
+                )
+            )
+    for item in _composing(ctx):
+        for kind, mapping in (("input", item.step.input_map), ("output", item.step.output_map)):
+            declared = {t.name: t for t in getattr(item.config, kind)}
+            for key, tensor_name in mapping.items():
+                tensor = declared.get(key)
+                if tensor is None:
+                    continue
+                uses.setdefault(tensor_name, []).append(
+                    _Use(
+                        item.step.model_name,
+                        tensor.data_type,
+                        list(tensor.dims),
+                        item.config.max_batch_size,
+                        (*_STEP, item.index, f"{kind}_map", key, "value"),
+                        item.context.related_at(
+                            _tensor_path(kind, item.config, key),
+                            f"{kind} {key} of {item.step.model_name}",
+                        ),
+                    )
+                )
+    return uses
+
+
+def _type_name(number: int) -> str:
+    input_type = message_type(load_schema().model_config.fields_by_name["input"])
+    value = enum_type(input_type.fields_by_name["data_type"]).values_by_number.get(number)
+    return value.name if value else str(number)
+
+
+@rule(
+    "TL715",
+    "ensemble-tensor-mismatch",
+    Severity.ERROR,
+    summary="an ensemble tensor whose data type or shape differs between the models that use it",
+    explanation="""
+    An ensemble tensor connects the ensemble's own inputs and outputs and the inputs and
+    outputs of its steps' models: all of them must agree on the data type, and on the shape,
+    where `-1` matches any size and a batching model's shape has the batch dimension in
+    front (`[16]` with max_batch_size 8 matches `[-1, 16]` of a non-batching model).
+    """,
+    bad="""
+    output [ { name: "LOGITS" data_type: TYPE_FP16 dims: [ 1000 ] } ]
+    # the step writing LOGITS declares TYPE_FP32
+    """,
+    good="""
+    output [ { name: "LOGITS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    """,
+    server_message=(
+        "in ensemble {ensemble}, ensemble tensor {tensor}: inconsistent data type: {type_a} is "
+        "inferred from model {model_a} while {type_b} is inferred from model {model_b}"
+    ),
+)
+def ensemble_tensor_mismatch(ctx: ModelContext) -> Iterator[Finding]:
+    config = _ensemble(ctx)
+    if config is None or not _steps(ctx):
+        return
+    for tensor, uses in _uses(ctx, config).items():
+        first = uses[0]
+        for other in uses[1:]:
+            if other.data_type != first.data_type:
+                problem = (
+                    f"inconsistent data type: {_type_name(first.data_type)} is inferred from "
+                    f"model {first.model} while {_type_name(other.data_type)} is inferred from "
+                    f"model {other.model}"
+                )
+            elif not (
+                _shapes_match(first.dims, other.dims)
+                or _shapes_match(
+                    _full_shape(first.dims, first.max_batch_size),
+                    _full_shape(other.dims, other.max_batch_size),
+                )
+            ):
+                problem = (
+                    "inconsistent shape: "
+                    f"{_show(_full_shape(first.dims, first.max_batch_size))} is inferred from "
+                    f"model {first.model} while "
+                    f"{_show(_full_shape(other.dims, other.max_batch_size))} is inferred from "
+                    f"model {other.model}"
+                )
+            else:
+                continue
+            yield ctx.at(
+                other.reference,
+                f"in ensemble {ctx.name}, ensemble tensor {tensor}: {problem}",
+                related=(first.declaration, other.declaration),
+            )
+            break
+
+
+@rule(
+    "TL716",
+    "ensemble-batch-size-too-large",
+    Severity.ERROR,
+    summary="an ensemble's max_batch_size above that of a batching model it runs",
+    explanation="""
+    A batch sent to the ensemble goes whole to each step, so the ensemble's `max_batch_size`
+    may not exceed any composing model's (models with `max_batch_size: 0` do not batch and
+    are exempt).
+    """,
+    bad="""
+    max_batch_size: 32      # classifier allows 8
+    """,
+    good="""
+    max_batch_size: 8
+    """,
+    server_message=(
+        "ensemble {ensemble} allows maximum batch size {size}, but it contains model {model} "
+        "which only allows maximum batch size to be {model_size}"
+    ),
+)
+def ensemble_batch_size_too_large(ctx: ModelContext) -> Iterator[Finding]:
+    config = _ensemble(ctx)
+    if config is None:
+        return
+    for item in _composing(ctx):
+        limit = item.config.max_batch_size
+        if limit != 0 and limit < config.max_batch_size:
+            yield ctx.at(
+                ("max_batch_size",),
+                f"ensemble {ctx.name} allows maximum batch size {config.max_batch_size}, but it "
+                f"contains model {item.step.model_name} which only allows maximum batch size to "
+                f"be {limit}",
+                related=(
+                    item.context.related_at(("max_batch_size",), f"{item.step.model_name}'s limit"),
+                ),
+            )
+
+
+@rule(
+    "TL717",
+    "ensemble-version-not-served",
+    Severity.ERROR,
+    summary="a step asks for a version its model does not serve (an omitted version means 0)",
+    explanation="""
+    `model_version: -1` runs the latest served version; any other number must be a version
+    the composing model serves under its version policy. An omitted `model_version` is `0`,
+    not "latest", so it fails unless the model has a version folder `0/`.
+    """,
+    bad="""
+    step [ { model_name: "classifier" input_map { ... } output_map { ... } } ]
+    """,
+    good="""
+    step [ { model_name: "classifier" model_version: -1 input_map { ... } output_map { ... } } ]
+    """,
+    server_message=(
+        "ensemble '{ensemble}' depends on '{model}' whose required version {version} is not loaded."
+    ),
+)
+def ensemble_version_not_served(ctx: ModelContext) -> Iterator[Finding]:
+    from tritonlint.repository.versions import selected_versions
+
+    for index, step in enumerate(_steps(ctx)):
+        if step.model_version == -1 or not step.model_name:
+            continue
+        model = ctx.repository.model(step.model_name)
+        if model is None:
+            continue
+        other = ctx.context_for(model)
+        if model.config is not None and other.config is None:
+            continue  # its config has errors of its own
+        served = {v.number for v in selected_versions(model, other.config)}
+        if step.model_version in served:
+            continue
+        omitted = not ctx.located((*_STEP, index, "model_version"))
+        hint = (
+            " (model_version is omitted, which means 0; use -1 for the latest)" if omitted else ""
+        )
+        yield ctx.at(
+            (*_STEP, index, "model_version") if not omitted else (*_STEP, index, "model_name"),
+            f"ensemble '{ctx.name}' depends on '{step.model_name}' whose required version "
+            f"{step.model_version} is not loaded.{hint}",
+        )
+
+
+@rule(
+    "TL718",
+    "ensemble-cycle",
+    Severity.ERROR,
+    summary="ensembles that contain each other",
+    explanation="""
+    An ensemble may run other ensembles, but never, directly or through others, itself.
+    """,
+    bad="""
+    # pipeline_a runs pipeline_b, and pipeline_b runs pipeline_a
+    """,
+    good="""
+    # pipeline_a runs pipeline_b, which runs only non-ensemble models
+    """,
+    server_message="circular dependency between ensembles: {start} -> ... -> {current} -> {start}",
+)
+def ensemble_cycle(ctx: ModelContext) -> Iterator[Finding]:
+    start = ctx.model.name
+    for index, step in enumerate(_steps(ctx)):
+        trail = _path_back_to(ctx, step.model_name, start, [start])
+        if trail is not None:
+            yield ctx.at(
+                (*_STEP, index, "model_name"),
+                f"circular dependency between ensembles: {' -> '.join(trail)}",
+            )
+
+
+def _path_back_to(ctx: ModelContext, name: str, start: str, trail: list[str]) -> list[str] | None:
+    """The chain of ensembles from ``name`` that leads back to ``start``, if there is one."""
+    if name == start:
+        return [*trail, start]
+    if name in trail:
+        return None  # a cycle that does not involve this ensemble: reported by its members
+    model = ctx.repository.model(name)
+    if model is None:
+        return None
+    for step in _steps(ctx.context_for(model)):
+        found = _path_back_to(ctx, step.model_name, start, [*trail, name])
+        if found is not None:
+            return found
+    return None

@@ -8,7 +8,10 @@ from tritonlint.diagnostics import Severity
 from tritonlint.rules.registry import declare
 
 declare(
-    "TL001", "not-utf8", Severity.ERROR, pack="files",
+    "TL001",
+    "not-utf8",
+    Severity.ERROR,
+    pack="files",
     summary="config.pbtxt is not valid UTF-8",
     explanation="""
     Model configurations are read as UTF-8 text. A byte that is not valid UTF-8 (often a
@@ -25,7 +28,10 @@ declare(
 )
 
 declare(
-    "TL002", "binary-file", Severity.ERROR, pack="files",
+    "TL002",
+    "binary-file",
+    Severity.ERROR,
+    pack="files",
     summary="config.pbtxt is a binary file",
     explanation="""
     The file holds NUL bytes, so it is not text: often a serialized (binary) protobuf, or a
@@ -44,7 +50,10 @@ declare(
 )
 
 declare(
-    "TL003", "file-too-large", Severity.ERROR, pack="files",
+    "TL003",
+    "file-too-large",
+    Severity.ERROR,
+    pack="files",
     summary="config.pbtxt is too large to be a model configuration",
     explanation="""
     Real model configurations are a few kilobytes. A file of many megabytes is almost
@@ -61,7 +70,10 @@ declare(
 )
 
 declare(
-    "TL004", "unreadable-path", Severity.ERROR, pack="files",
+    "TL004",
+    "unreadable-path",
+    Severity.ERROR,
+    pack="files",
     summary="a file or folder cannot be read",
     explanation="""
     The path does not exist, or permissions forbid reading it. tritonserver would fail on
@@ -77,7 +89,10 @@ declare(
 )
 
 declare(
-    "TL005", "symlink-loop", Severity.ERROR, pack="files",
+    "TL005",
+    "symlink-loop",
+    Severity.ERROR,
+    pack="files",
     summary="a symbolic link points back to itself",
     explanation="""
     Following the link never reaches a file or folder. tritonlint reports it once and does

@@ -11,16 +11,16 @@ from tritonlint.repository.versions import numbered, selected_versions
 from tritonlint.rules.context import ModelContext, RepositoryContext
 from tritonlint.rules.registry import Finding, repository_rule, rule
 
-_NO_VERSION = (
-    "at least one version must be available under the version policy of model '{model}'"
-)
+_NO_VERSION = "at least one version must be available under the version policy of model '{model}'"
 
 #: Backends that read their own model file to complete a config that is not there.
 _AUTO_COMPLETING = frozenset({"tensorrt", "onnxruntime", "openvino", "python"})
 
 
 @rule(
-    "TL210", "missing-config", Severity.ERROR,
+    "TL210",
+    "missing-config",
+    Severity.ERROR,
     summary="a model folder without config.pbtxt that tritonserver cannot complete on its own",
     explanation="""
     Without `config.pbtxt` the server can build a configuration only from a model file its
@@ -61,7 +61,9 @@ def missing_config(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL211", "auto-completed-config", Severity.WARNING,
+    "TL211",
+    "auto-completed-config",
+    Severity.WARNING,
     summary="a model folder without config.pbtxt that relies on the server's auto-complete",
     explanation="""
     tritonserver can complete a configuration for some backends by reading the model file,
@@ -98,7 +100,9 @@ def auto_completed_config(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL212", "no-version-folder", Severity.ERROR,
+    "TL212",
+    "no-version-folder",
+    Severity.ERROR,
     summary="a model without any numbered version folder",
     explanation="""
     tritonserver serves the versions found as numbered subfolders (`1/`, `2/` ...). With none,
@@ -134,7 +138,9 @@ def no_version_folder(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL213", "ignored-version-folder", Severity.WARNING,
+    "TL213",
+    "ignored-version-folder",
+    Severity.WARNING,
     summary="a subfolder tritonserver ignores: leading zeros or not a number",
     explanation="""
     Only folders named by a plain number are versions. `01` is skipped because of its
@@ -170,7 +176,9 @@ def ignored_version_folder(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL214", "malformed-version-folder", Severity.ERROR,
+    "TL214",
+    "malformed-version-folder",
+    Severity.ERROR,
     summary="a version folder whose name the server misreads: `1.0`, `2_old`, `-1`, huge numbers",
     explanation="""
     The server reads the leading number of a folder name, so `1.0` and `1_backup` become
@@ -204,7 +212,9 @@ def malformed_version_folder(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL215", "version-policy-selects-nothing", Severity.ERROR,
+    "TL215",
+    "version-policy-selects-nothing",
+    Severity.ERROR,
     summary="the version policy selects none of the version folders present",
     explanation="""
     `specific { versions: [...] }` naming only versions that have no folder, or
@@ -233,7 +243,9 @@ def version_policy_selects_nothing(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL216", "specific-version-missing", Severity.WARNING,
+    "TL216",
+    "specific-version-missing",
+    Severity.WARNING,
     summary="a version listed in `specific` has no folder",
     explanation="""
     tritonserver logs an error for each listed version without a folder and serves the
@@ -286,7 +298,9 @@ def _expected_model_file(ctx: ModelContext) -> tuple[str, bool | None] | None:
 
 
 @rule(
-    "TL217", "missing-model-file", Severity.ERROR,
+    "TL217",
+    "missing-model-file",
+    Severity.ERROR,
     summary="a served version folder lacks the model file its backend loads",
     explanation="""
     Each backend loads one file (or folder) from each version folder: `model.plan`
@@ -337,7 +351,9 @@ def missing_model_file(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL218", "missing-label-file", Severity.ERROR,
+    "TL218",
+    "missing-label-file",
+    Severity.ERROR,
     summary="an output's `label_filename` names a file that does not exist",
     explanation="""
     `label_filename` is read relative to the *model* folder (not the version folder) when
@@ -368,7 +384,9 @@ def missing_label_file(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @repository_rule(
-    "TL219", "hidden-folder-in-repository", Severity.WARNING,
+    "TL219",
+    "hidden-folder-in-repository",
+    Severity.WARNING,
     summary="a hidden folder at the repository root, which tritonserver polls as a model",
     explanation="""
     tritonserver treats *every* folder of the repository root as a model, hidden ones such

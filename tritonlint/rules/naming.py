@@ -13,7 +13,9 @@ _UNADDRESSABLE = re.compile(r"[\s?#%\\\"<>|*]")
 
 
 @rule(
-    "TL201", "name-mismatch", Severity.ERROR,
+    "TL201",
+    "name-mismatch",
+    Severity.ERROR,
     summary="config `name` differs from the model folder's name",
     explanation="""
     tritonserver knows a model by its folder's name. When `name` is set it must be exactly
@@ -29,8 +31,7 @@ _UNADDRESSABLE = re.compile(r"[\s?#%\\\"<>|*]")
     name: "resnet50"
     """,
     server_message=(
-        "unexpected directory name '{dir}' for model '{name}', "
-        "directory name must equal model name"
+        "unexpected directory name '{dir}' for model '{name}', directory name must equal model name"
     ),
 )
 def name_mismatch(ctx: ModelContext) -> Iterator[Finding]:
@@ -40,14 +41,16 @@ def name_mismatch(ctx: ModelContext) -> Iterator[Finding]:
     if config.name != ctx.model.name:
         yield ctx.at(
             ("name",),
-            f"name \"{config.name}\" differs from the model folder \"{ctx.model.name}\"; "
+            f'name "{config.name}" differs from the model folder "{ctx.model.name}"; '
             f"tritonserver refuses it: unexpected directory name '{ctx.model.name}' for model "
             f"'{config.name}', directory name must equal model name",
         )
 
 
 @rule(
-    "TL202", "unaddressable-model-name", Severity.WARNING,
+    "TL202",
+    "unaddressable-model-name",
+    Severity.WARNING,
     summary="the model's name has characters clients cannot put in a request URL",
     explanation="""
     Clients address a model by name in HTTP paths (`/v2/models/<name>/infer`) and in gRPC

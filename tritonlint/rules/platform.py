@@ -29,7 +29,9 @@ def _platform_field(ctx: ModelContext) -> tuple[str, ...]:
 
 
 @rule(
-    "TL301", "backend-used-as-platform", Severity.ERROR,
+    "TL301",
+    "backend-used-as-platform",
+    Severity.ERROR,
     summary="a backend name written as `platform`",
     explanation="""
     `platform` names a model *format* (`tensorrt_plan`, `onnxruntime_onnx`,
@@ -65,12 +67,14 @@ def backend_used_as_platform(ctx: ModelContext) -> Iterator[Finding]:
     yield ctx.at(
         ("platform",),
         f"'{config.platform}' is a backend, not a platform: write backend: "
-        f"\"{config.platform}\" (tritonserver: {why})",
+        f'"{config.platform}" (tritonserver: {why})',
     )
 
 
 @rule(
-    "TL302", "platform-used-as-backend", Severity.ERROR,
+    "TL302",
+    "platform-used-as-backend",
+    Severity.ERROR,
     summary="a platform name written as `backend`",
     explanation="""
     `backend: "tensorrt_plan"` makes the server look for a backend library
@@ -96,13 +100,15 @@ def platform_used_as_backend(ctx: ModelContext) -> Iterator[Finding]:
     yield ctx.at(
         ("backend",),
         f"'{config.backend}' is a platform, not a backend: write platform: "
-        f"\"{config.backend}\" or backend: \"{backend}\" (tritonserver: unable to find backend "
+        f'"{config.backend}" or backend: "{backend}" (tritonserver: unable to find backend '
         f"library for backend '{config.backend}')",
     )
 
 
 @rule(
-    "TL303", "unknown-platform", Severity.ERROR,
+    "TL303",
+    "unknown-platform",
+    Severity.ERROR,
     summary="a platform tritonserver does not know, with no backend to fall back on",
     explanation="""
     When `backend` is not set the server derives it from `platform`, which must then be one
@@ -135,7 +141,9 @@ def unknown_platform(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL304", "platform-backend-mismatch", Severity.ERROR,
+    "TL304",
+    "platform-backend-mismatch",
+    Severity.ERROR,
     summary="`platform` and `backend` name different frameworks",
     explanation="""
     For the `tensorrt`, `onnxruntime`, `pytorch` and `tensorflow` backends the platform must
@@ -175,7 +183,9 @@ def platform_backend_mismatch(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL305", "undeterminable-backend", Severity.ERROR,
+    "TL305",
+    "undeterminable-backend",
+    Severity.ERROR,
     summary="neither platform, backend nor a model file tells the server which backend to use",
     explanation="""
     With no `platform`, no `backend` and no `default_model_filename`, the server looks for a
@@ -202,7 +212,7 @@ def undeterminable_backend(ctx: ModelContext) -> Iterator[Finding]:
     if config is None or not ctx.completed.undeterminable:
         return
     hint = (
-        "; an ensemble needs platform: \"ensemble\""
+        '; an ensemble needs platform: "ensemble"'
         if config.HasField("ensemble_scheduling")
         else "; set `backend` (or `platform`)"
     )
@@ -215,7 +225,9 @@ def undeterminable_backend(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL306", "unknown-backend", Severity.WARNING,
+    "TL306",
+    "unknown-backend",
+    Severity.WARNING,
     summary="a backend that is not one of those Triton ships",
     explanation="""
     A custom backend is fine, but it must be installed where the server looks:
@@ -253,7 +265,9 @@ def unknown_backend(ctx: ModelContext) -> Iterator[Finding]:
 
 
 @rule(
-    "TL307", "ignored-platform", Severity.WARNING,
+    "TL307",
+    "ignored-platform",
+    Severity.WARNING,
     summary="a `platform` the server ignores because the backend decides",
     explanation="""
     For backends other than tensorrt, onnxruntime, pytorch and tensorflow the server does not

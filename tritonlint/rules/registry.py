@@ -96,8 +96,17 @@ def declare(
 ) -> Rule:
     """Register a rule whose findings a pipeline stage (syntax, schema, walker) reports."""
     return _register(
-        Rule(code, name, severity, pack, summary, inspect.cleandoc(explanation),
-             inspect.cleandoc(bad), inspect.cleandoc(good), server_message)
+        Rule(
+            code,
+            name,
+            severity,
+            pack,
+            summary,
+            inspect.cleandoc(explanation),
+            inspect.cleandoc(bad),
+            inspect.cleandoc(good),
+            server_message,
+        )
     )
 
 
@@ -117,8 +126,18 @@ def rule(
     def register(check: Check) -> Check:
         pack = check.__module__.rsplit(".", 1)[-1]
         _register(
-            Rule(code, name, severity, pack, summary, inspect.cleandoc(explanation),
-                 inspect.cleandoc(bad), inspect.cleandoc(good), server_message, check)
+            Rule(
+                code,
+                name,
+                severity,
+                pack,
+                summary,
+                inspect.cleandoc(explanation),
+                inspect.cleandoc(bad),
+                inspect.cleandoc(good),
+                server_message,
+                check,
+            )
         )
         return check
 
@@ -141,9 +160,18 @@ def repository_rule(
     def register(check: RepositoryCheck) -> RepositoryCheck:
         pack = check.__module__.rsplit(".", 1)[-1]
         _register(
-            Rule(code, name, severity, pack, summary, inspect.cleandoc(explanation),
-                 inspect.cleandoc(bad), inspect.cleandoc(good), server_message,
-                 repository_check=check)
+            Rule(
+                code,
+                name,
+                severity,
+                pack,
+                summary,
+                inspect.cleandoc(explanation),
+                inspect.cleandoc(bad),
+                inspect.cleandoc(good),
+                server_message,
+                repository_check=check,
+            )
         )
         return check
 

@@ -6,7 +6,10 @@ from tritonlint.rules.registry import declare
 _PARSE_FAILURE = "failed to read text proto from {path}"
 
 declare(
-    "TL101", "unknown-field", Severity.ERROR, pack="schema",
+    "TL101",
+    "unknown-field",
+    Severity.ERROR,
+    pack="schema",
     summary="a field that the message type does not have",
     explanation="""
     Every field name must be a field of the message it appears in, spelled exactly
@@ -31,8 +34,11 @@ declare(
 )
 
 declare(
-    "TL102", "wrong-value-type", Severity.ERROR, pack="schema",
-    summary="a message where a scalar belongs, or the other way round, or a list for a single field",
+    "TL102",
+    "wrong-value-type",
+    Severity.ERROR,
+    pack="schema",
+    summary="a message where a scalar belongs, a scalar for a message, or a list for one value",
     explanation="""
     A message field takes `{ ... }`, a scalar field takes one value, and only repeated fields
     take a `[ ... ]` list. The classic case is a parameter written as a plain string, where
@@ -48,7 +54,10 @@ declare(
 )
 
 declare(
-    "TL103", "invalid-value", Severity.ERROR, pack="schema",
+    "TL103",
+    "invalid-value",
+    Severity.ERROR,
+    pack="schema",
     summary="a value that cannot be read as the field's type",
     explanation="""
     Integers take a decimal, hex (`0x`) or octal (`0`-prefixed) number; floats take a
@@ -67,7 +76,10 @@ declare(
 )
 
 declare(
-    "TL104", "integer-out-of-range", Severity.ERROR, pack="schema",
+    "TL104",
+    "integer-out-of-range",
+    Severity.ERROR,
+    pack="schema",
     summary="an integer outside the range of the field's type",
     explanation="""
     Fields are int32, int64, uint32 or uint64. A negative number in an unsigned field (every
@@ -84,7 +96,10 @@ declare(
 )
 
 declare(
-    "TL105", "unknown-enum-value", Severity.ERROR, pack="schema",
+    "TL105",
+    "unknown-enum-value",
+    Severity.ERROR,
+    pack="schema",
     summary="an enum value name that the enum does not have",
     explanation="""
     Enum fields take one of the names the enum defines: data types are `TYPE_FP32`,
@@ -101,7 +116,10 @@ declare(
 )
 
 declare(
-    "TL106", "unknown-enum-number", Severity.WARNING, pack="schema",
+    "TL106",
+    "unknown-enum-number",
+    Severity.WARNING,
+    pack="schema",
     summary="an enum given as a number that is none of its values",
     explanation="""
     ModelConfig's enums are open, so the parser keeps any number (`data_type: 42`), but
@@ -117,7 +135,10 @@ declare(
 )
 
 declare(
-    "TL107", "duplicate-field", Severity.ERROR, pack="schema",
+    "TL107",
+    "duplicate-field",
+    Severity.ERROR,
+    pack="schema",
     summary="a non-repeated field given twice",
     explanation="""
     A field that is not repeated may be set only once. Two `max_batch_size` lines, or two
@@ -135,7 +156,10 @@ declare(
 )
 
 declare(
-    "TL108", "overridden-field", Severity.WARNING, pack="schema",
+    "TL108",
+    "overridden-field",
+    Severity.WARNING,
+    pack="schema",
     summary="a non-repeated field given twice where the first value is the default",
     explanation="""
     The parser accepts a second value for a field whose first value was the default (`0`,
@@ -151,7 +175,10 @@ declare(
 )
 
 declare(
-    "TL109", "oneof-conflict", Severity.ERROR, pack="schema",
+    "TL109",
+    "oneof-conflict",
+    Severity.ERROR,
+    pack="schema",
     summary="two members of one oneof are set",
     explanation="""
     Some fields exclude each other: a model has at most one of `dynamic_batching`,
@@ -166,11 +193,17 @@ declare(
     good="""
     sequence_batching { }
     """,
-    server_message='Field "{field}" is specified along with field "{other}", another member of oneof "{oneof}".',
+    server_message=(
+        'Field "{field}" is specified along with field "{other}", another member of oneof '
+        '"{oneof}".'
+    ),
 )
 
 declare(
-    "TL110", "duplicate-map-key", Severity.WARNING, pack="schema",
+    "TL110",
+    "duplicate-map-key",
+    Severity.WARNING,
+    pack="schema",
     summary="a key given twice in a map field",
     explanation="""
     Map fields (`parameters`, `input_map`, `output_map`, `cc_model_filenames`,

@@ -4,7 +4,10 @@ from tritonlint.diagnostics import Severity
 from tritonlint.rules.registry import declare
 
 declare(
-    "TL010", "syntax-error", Severity.ERROR, pack="syntax",
+    "TL010",
+    "syntax-error",
+    Severity.ERROR,
+    pack="syntax",
     summary="config.pbtxt is not valid protobuf text format",
     explanation="""
     The parser could not read the file: a brace or bracket is not closed, a `:` is missing
@@ -31,7 +34,10 @@ declare(
 )
 
 declare(
-    "TL011", "template-placeholder", Severity.ERROR, pack="syntax",
+    "TL011",
+    "template-placeholder",
+    Severity.ERROR,
+    pack="syntax",
     summary="an unfilled ${...} template placeholder",
     explanation="""
     Some model repositories (TensorRT-LLM's among them) ship `config.pbtxt` *templates* with

@@ -11,7 +11,7 @@ import difflib
 import math
 from dataclasses import dataclass, field
 
-from google.protobuf.descriptor import Descriptor, FieldDescriptor
+from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message as ProtoMessage
 
 from tritonlint.schema.scalars import Converted, ScalarValue, convert
@@ -54,31 +54,49 @@ def suggestion(name: str, candidates: list[str]) -> str | None:
     return close[0] if close else None
 
 
+def message_type(descriptor: FieldDescriptor) -> Descriptor:
+    """The message type of a message field."""
+    found = descriptor.message_type
+    assert found is not None, f"{descriptor.full_name} is not a message field"
+    return found
+
+
+def enum_type(descriptor: FieldDescriptor) -> EnumDescriptor:
+    """The enum type of an enum field."""
+    found = descriptor.enum_type
+    assert found is not None, f"{descriptor.full_name} is not an enum field"
+    return found
+
+
 def _is_message(descriptor: FieldDescriptor) -> bool:
     return descriptor.type == FieldDescriptor.TYPE_MESSAGE
 
 
 def _is_map(descriptor: FieldDescriptor) -> bool:
-    return (
+    return bool(
         _is_message(descriptor)
         and descriptor.is_repeated
-        and descriptor.message_type.GetOptions().map_entry
+        and message_type(descriptor).GetOptions().map_entry
     )
 
 
 def _type_label(descriptor: FieldDescriptor) -> str:
     if _is_map(descriptor):
-        key, value = descriptor.message_type.fields
+        key, value = message_type(descriptor).fields
         return f"map<{_type_label(key)}, {_type_label(value)}>"
     if _is_message(descriptor):
-        return descriptor.message_type.full_name
+        return message_type(descriptor).full_name
     if descriptor.type == FieldDescriptor.TYPE_ENUM:
-        return descriptor.enum_type.full_name
+        return enum_type(descriptor).full_name
     names = {
-        FieldDescriptor.TYPE_STRING: "string", FieldDescriptor.TYPE_BOOL: "bool",
-        FieldDescriptor.TYPE_INT32: "int32", FieldDescriptor.TYPE_UINT32: "uint32",
-        FieldDescriptor.TYPE_INT64: "int64", FieldDescriptor.TYPE_UINT64: "uint64",
-        FieldDescriptor.TYPE_FLOAT: "float", FieldDescriptor.TYPE_DOUBLE: "double",
+        FieldDescriptor.TYPE_STRING: "string",
+        FieldDescriptor.TYPE_BOOL: "bool",
+        FieldDescriptor.TYPE_INT32: "int32",
+        FieldDescriptor.TYPE_UINT32: "uint32",
+        FieldDescriptor.TYPE_INT64: "int64",
+        FieldDescriptor.TYPE_UINT64: "uint64",
+        FieldDescriptor.TYPE_FLOAT: "float",
+        FieldDescriptor.TYPE_DOUBLE: "double",
         FieldDescriptor.TYPE_BYTES: "bytes",
     }
     return names.get(descriptor.type, "value")
@@ -103,7 +121,7 @@ class _Binder:
         self.problems.append(SchemaProblem(rule, message, span, related))
 
     def message(self, target: ProtoMessage, fields: list[Field], path: Path) -> None:
-        descriptor: Descriptor = target.DESCRIPTOR
+        descriptor: Descriptor = target.DESCRIPTOR  # type: ignore[assignment]
         given: dict[str, Field] = {}
         for item in fields:
             field_descriptor = self._field_descriptor(descriptor, item)
@@ -127,7 +145,7 @@ class _Binder:
         if name.is_extension:
             self.report(
                 "unknown-field",
-                f"message type \"{descriptor.full_name}\" has no extensions; "
+                f'message type "{descriptor.full_name}" has no extensions; '
                 f"[{name.text}] is not a field of it",
                 name.span,
             )
@@ -140,7 +158,7 @@ class _Binder:
         hint = f"; did you mean '{guess}'?" if guess else ""
         self.report(
             "unknown-field",
-            f"message type \"{descriptor.full_name}\" has no field named \"{name.text}\"{hint} "
+            f'message type "{descriptor.full_name}" has no field named "{name.text}"{hint} '
             f"(valid fields: {', '.join(valid)})",
             name.span,
         )
@@ -213,8 +231,7 @@ class _Binder:
         if isinstance(value, Message):
             self.report(
                 "wrong-value-type",
-                f"field '{descriptor.name}' takes a {_type_label(descriptor)} value, "
-                "not a message",
+                f"field '{descriptor.name}' takes a {_type_label(descriptor)} value, not a message",
                 value.span,
             )
             return
@@ -274,7 +291,7 @@ class _Binder:
         self.source_map.add(key_path, location)
         self.source_map.add_once((*path, descriptor.name), location)
         self.message(entry, value.fields, key_path)
-        if _is_message(descriptor.message_type.fields_by_name["value"]):
+        if _is_message(message_type(descriptor).fields_by_name["value"]):
             mapping[entry.key].CopyFrom(entry.value)
         else:
             mapping[entry.key] = entry.value
@@ -324,7 +341,9 @@ class _Binder:
         try:
             setattr(target, name, result.value)
         except (TypeError, ValueError) as error:
-            self.report("invalid-value", f"cannot store {value.text} in '{name}': {error}", value.span)
+            self.report(
+                "invalid-value", f"cannot store {value.text} in '{name}': {error}", value.span
+            )
             return
         self.source_map.add((*path, name), location)
 
@@ -338,7 +357,7 @@ class _Binder:
         )
 
     def _unknown_enum(self, descriptor: FieldDescriptor, text: str, span: Span) -> None:
-        enum = descriptor.enum_type
+        enum = enum_type(descriptor)
         names = [value.name for value in enum.values]
         guess = suggestion(text, names)
         if guess is None:
@@ -358,11 +377,11 @@ class _Binder:
         if descriptor.type != FieldDescriptor.TYPE_ENUM:
             return
         assert isinstance(value, int)
-        if value not in descriptor.enum_type.values_by_number:
-            names = ", ".join(v.name for v in descriptor.enum_type.values)
+        if value not in enum_type(descriptor).values_by_number:
+            names = ", ".join(v.name for v in enum_type(descriptor).values)
             self.report(
                 "unknown-enum-number",
-                f"{value} is not a value of {descriptor.enum_type.full_name} (field "
+                f"{value} is not a value of {enum_type(descriptor).full_name} (field "
                 f"'{descriptor.name}'); the parser keeps it but Triton will not understand it. "
                 f"Valid values: {names}",
                 span,
@@ -371,7 +390,7 @@ class _Binder:
 
 def _map_key(descriptor: FieldDescriptor, entry: Message) -> str | int | bool:
     """The key an entry will have once bound (the type's default when it has none)."""
-    key_descriptor = descriptor.message_type.fields_by_name["key"]
+    key_descriptor = message_type(descriptor).fields_by_name["key"]
     key: str | int | bool = key_descriptor.default_value
     for item in entry.fields:
         if item.name.text == "key" and isinstance(item.value, Scalar):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 from google.protobuf.descriptor import Descriptor
@@ -57,7 +57,7 @@ def resolve_release(requested: str | None) -> str:
     return matches[-1]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(release: str | None = None) -> Schema:
     release = resolve_release(release)
     data = (data_path("protos") / release / "model_config.binpb").read_bytes()

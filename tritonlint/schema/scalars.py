@@ -97,9 +97,7 @@ def convert(field: FieldDescriptor, texts: list[str], quoted: bool) -> Converted
     text = texts[0]
     if kind in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES):
         if not quoted:
-            return Rejected(
-                "literal", f"field '{field.name}' takes a quoted string, found {text}"
-            )
+            return Rejected("literal", f"field '{field.name}' takes a quoted string, found {text}")
         raw = unescape(texts)
         if isinstance(raw, str):
             return Rejected("literal", raw)
@@ -136,10 +134,9 @@ def convert(field: FieldDescriptor, texts: list[str], quoted: bool) -> Converted
             return Converted(True)
         if text in _FALSE:
             return Converted(False)
-        return Rejected(
-            "literal", f"field '{field.name}' takes true or false, found {text}"
-        )
+        return Rejected("literal", f"field '{field.name}' takes true or false, found {text}")
     if kind == FieldDescriptor.TYPE_ENUM:
+        assert field.enum_type is not None
         return _enum(field, field.enum_type, text)
     raise AssertionError(f"unexpected scalar type {kind}")
 

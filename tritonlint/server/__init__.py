@@ -1,1 +1,36 @@
-"""Run the real Triton Inference Server: provision it, stub missing backends, load models."""
+"""Run the real Triton Inference Server: provision it, stub missing backends, load models.
+
+The modules, one job each:
+
+* :mod:`~tritonlint.server.provision` finds or fetches Triton 2.51 (the ``nvidia-pytriton`` wheel)
+* :mod:`~tritonlint.server.stubs` builds stand-ins for the backends the wheel lacks
+* :mod:`~tritonlint.server.process` runs one server and loads models into it, one at a time
+* :mod:`~tritonlint.server.prepare` stages a copy of a repository adjusted to this machine
+* :mod:`~tritonlint.server.verdict` judges whole repositories, model by model
+"""
+
+from tritonlint.server.prepare import PythonPlaceholders
+from tritonlint.server.process import LoadStatus, TritonServer
+from tritonlint.server.provision import (
+    DownloadError,
+    ProvisionError,
+    TritonInstall,
+    provision,
+)
+from tritonlint.server.stubs import StubKind
+from tritonlint.server.verdict import Judge, Verdict, judge_repositories, judge_repository
+
+__all__ = [
+    "DownloadError",
+    "Judge",
+    "LoadStatus",
+    "ProvisionError",
+    "PythonPlaceholders",
+    "StubKind",
+    "TritonInstall",
+    "TritonServer",
+    "Verdict",
+    "judge_repositories",
+    "judge_repository",
+    "provision",
+]

@@ -10,6 +10,7 @@ from model repository``. They are in the log::
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -57,15 +58,23 @@ class LogFile:
 
 
 def strip_prefix(line: str) -> str:
-    """A log line without its glog (``E1122 12:00:00.1 123 file.cc:10] ``) or protobuf prefix."""
-    line = _GLOG_PREFIX.sub("", line, count=1)
-    return _PROTOBUF_PREFIX.sub("", line, count=1)
+    """The message of a log line, without its glog (``E1122 12:00:00.1 123 file.cc:10] ``) or
+    libprotobuf prefix, and unquoted (Triton 2.51 writes messages as quoted strings)."""
+    line = _PROTOBUF_PREFIX.sub("", _GLOG_PREFIX.sub("", line, count=1), count=1).strip()
+    if len(line) >= 2 and line.startswith('"') and line.endswith('"'):
+        try:
+            unquoted = json.loads(line)
+        except ValueError:
+            unquoted = line[1:-1]
+        if isinstance(unquoted, str):
+            return unquoted
+    return line
 
 
 def is_error_line(line: str) -> bool:
-    return line.startswith(("E", "F")) and bool(_GLOG_PREFIX.match(line)) or (
-        line.startswith("[libprotobuf ERROR")
-    )
+    if line.startswith("[libprotobuf ERROR"):
+        return True
+    return line.startswith(("E", "F")) and bool(_GLOG_PREFIX.match(line))
 
 
 def poll_failure(model: str, lines: list[str]) -> str | None:

@@ -8,7 +8,7 @@ LOOPBACK = "127.0.0.1"
 
 
 def free_ports(count: int, host: str = LOOPBACK) -> list[int]:
-    """``count`` distinct ports that nothing listens on right now (held open until all are found)."""
+    """``count`` distinct free ports (each held open until all are found, so they differ)."""
     sockets: list[socket.socket] = []
     try:
         for _ in range(count):

@@ -8,6 +8,7 @@ its python stub processes), then kills what is left.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import os
 import signal
@@ -16,6 +17,7 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +29,7 @@ from tritonlint.server.ports import LOOPBACK, free_ports
 from tritonlint.server.provision import TritonInstall
 
 _POLL_S = 0.02
+_SHM_DIR = Path("/dev/shm")
 
 
 class ServerError(RuntimeError):
@@ -78,12 +81,14 @@ class TritonServer:
         log_path: Path | None = None,
         startup_timeout: float = 60.0,
         extra_args: Sequence[str] = (),
+        python_executable: Path | None = None,
     ) -> None:
         self.install = install
         self.model_repository = model_repository
         self.backend_dir = backend_dir or install.backends_dir
         self.startup_timeout = startup_timeout
         self.extra_args = tuple(extra_args)
+        self.python_executable = python_executable or Path(sys.executable)
         self._own_log = log_path is None
         if log_path is None:
             fd, name = tempfile.mkstemp(prefix="tritonserver-", suffix=".log")
@@ -93,6 +98,9 @@ class TritonServer:
         self.ports: ServerPorts | None = None
         self.client: TritonClient | None = None
         self.starts = 0
+        # The python backend names its shared-memory regions with this prefix; regions left by
+        # killed stub processes are removed by it when the server stops.
+        self.shm_prefix = f"tritonlint_{uuid.uuid4().hex[:12]}_"
         self._process: subprocess.Popen[bytes] | None = None
         self._lock = threading.Lock()
 
@@ -134,6 +142,7 @@ class TritonServer:
             f"--metrics-port={ports.metrics}",
             "--exit-timeout-secs=5",
             "--exit-on-error=false",
+            f"--backend-config=python,shm-region-prefix-name={self.shm_prefix}",
             *self.extra_args,
         ]
 
@@ -143,8 +152,9 @@ class TritonServer:
         if env.get("LD_LIBRARY_PATH"):
             libs.append(env["LD_LIBRARY_PATH"])
         env["LD_LIBRARY_PATH"] = os.pathsep.join(libs)
-        # The python backend stub finds numpy through the python first on PATH.
-        python_bin = str(Path(sys.executable).parent)
+        # The python backend stub finds numpy through the python first on PATH. (Triton 2.51's
+        # python backend loads models with numpy 2 but needs numpy<2 to run inferences.)
+        python_bin = str(self.python_executable.parent)
         env["PATH"] = os.pathsep.join([python_bin, env.get("PATH", os.defpath)])
         return env
 
@@ -187,24 +197,35 @@ class TritonServer:
             time.sleep(0.05)
         raise ServerError(f"tritonserver was not live after {self.startup_timeout:.0f} s")
 
-    def stop(self, timeout: float = 10.0) -> None:
-        """Terminate the server and its children; kill whatever is left after ``timeout``."""
+    def stop(self, timeout: float = 10.0, *, graceful: bool = True) -> None:
+        """Stop the server and its children (python stubs).
+
+        Graceful: SIGTERM (the server unloads its models), then SIGKILL for whatever is left
+        after ``timeout``. Not graceful: SIGKILL at once, the right thing after a hung load.
+        Either way the process group is killed at the end and shared memory is cleaned up.
+        """
         process, self._process = self._process, None
         if process is None:
             return
-        if process.poll() is None:
+        if graceful and process.poll() is None:
             _signal_group(process.pid, signal.SIGTERM)
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                pass
         # Stub processes may outlive the server: kill the whole group, then reap the leader.
         _signal_group(process.pid, signal.SIGKILL)
         process.wait()
+        _wait_group_gone(process.pid)
+        self._remove_shared_memory()
 
-    def restart(self) -> None:
-        self.stop()
+    def restart(self, *, graceful: bool = False) -> None:
+        self.stop(graceful=graceful)
         self.start()
+
+    def _remove_shared_memory(self) -> None:
+        if not _SHM_DIR.is_dir():
+            return
+        for region in _SHM_DIR.glob(f"{self.shm_prefix}*"):
+            region.unlink(missing_ok=True)
 
     # -- models ------------------------------------------------------------------------------
 
@@ -292,7 +313,35 @@ class TritonServer:
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, sig)
-    except (ProcessLookupError, PermissionError):
-        pass
+
+
+def _wait_group_gone(pgid: int, timeout: float = 5.0) -> None:
+    """Wait until every process of the group has exited (zombies left to init do not count)."""
+    deadline = time.monotonic() + timeout
+    while live_group_members(pgid) and time.monotonic() < deadline:
+        time.sleep(_POLL_S)
+
+
+def live_group_members(pgid: int) -> list[int]:
+    """Processes of group ``pgid`` that are not zombies (Linux /proc; else by signal 0)."""
+    proc = Path("/proc")
+    if not (proc / "self" / "stat").exists():
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, PermissionError):
+            return []
+        return [pgid]
+    members = []
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] != "Z":
+            members.append(int(entry.name))
+    return members

@@ -45,6 +45,10 @@ class ProvisionError(RuntimeError):
     """The server could not be found or fetched."""
 
 
+class DownloadError(ProvisionError):
+    """pip could not download the wheel (offline, no index, no matching wheel)."""
+
+
 @dataclass(frozen=True)
 class TritonInstall:
     """Where the pieces of an unpacked Triton server are."""
@@ -60,7 +64,7 @@ class TritonInstall:
         return self.backends_dir / "python"
 
     def python_stub(self, python_version: tuple[int, int] | None = None) -> Path:
-        """The ``triton_python_backend_stub`` built for ``python_version`` (default: running one)."""
+        """The ``triton_python_backend_stub`` built for ``python_version`` (default: this one)."""
         major, minor = python_version or sys.version_info[:2]
         stub = self.root / _PYTHON_STUBS / f"{major}.{minor}" / _PYTHON_STUB_NAME
         if not stub.is_file():
@@ -155,9 +159,7 @@ def _download(dest: Path, *, quiet: bool) -> Path:
     wheels = sorted(dest.glob("nvidia_pytriton-*.whl"))
     if result.returncode != 0 or not wheels:
         detail = (result.stderr or result.stdout).strip().splitlines()[-5:]
-        raise ProvisionError(
-            f"pip could not download {PYTRITON_REQUIREMENT}: " + " / ".join(detail)
-        )
+        raise DownloadError(f"pip could not download {PYTRITON_REQUIREMENT}: " + " / ".join(detail))
     return wheels[0]
 
 

@@ -33,6 +33,19 @@ from tritonlint.server.provision import TritonInstall, server_cache_dir
 #: Backends that Triton knows by name but the wheel does not ship.
 KNOWN_MISSING_BACKENDS = ("onnxruntime", "pytorch", "tensorrt", "tensorflow", "openvino")
 
+#: Platform names are never backend names: ``backend: "tensorrt_plan"`` gets no stub, so the
+#: server refuses it as a full Triton installation would (no such backend library).
+PLATFORM_NAMES = frozenset(
+    {
+        "tensorrt_plan",
+        "onnxruntime_onnx",
+        "pytorch_libtorch",
+        "tensorflow_savedmodel",
+        "tensorflow_graphdef",
+        "ensemble",
+    }
+)
+
 _PYTHON_STUB_NAME = "triton_python_backend_stub"
 
 # The handful of Triton C API entry points the stub needs, declared from the documented ABI
@@ -154,30 +167,34 @@ def build_backend_dir(
     kind: StubKind | None = None,
     stub_python: bool = False,
 ) -> Path:
-    """Lay out a backend directory at ``target`` and return it.
+    """Lay out (or extend) a backend directory at ``target`` and return it.
 
     It holds ``python/`` (links to the real python backend with the stub for the running Python)
-    and one stub per name in ``backends`` plus :data:`KNOWN_MISSING_BACKENDS`. With
-    ``stub_python`` the python backend itself is replaced by a native stub: much faster, but
-    ``model.py`` files are then never run nor checked (needs the native stub).
+    and one stub per name in ``backends`` plus :data:`KNOWN_MISSING_BACKENDS` (except
+    :data:`PLATFORM_NAMES`). Folders that
+    already exist are left alone, so a running server's backend directory can be extended.
+    With ``stub_python`` the python backend itself is replaced by the native stub: much faster,
+    but ``model.py`` files are then never run nor checked.
     """
     kind = kind or default_stub_kind()
     target.mkdir(parents=True, exist_ok=True)
-    names = {*KNOWN_MISSING_BACKENDS, *backends} - {"python", ""}
+    names = {*KNOWN_MISSING_BACKENDS, *backends} - {"python"} - PLATFORM_NAMES
     names = {name for name in names if _is_plain_name(name)}
-    library = native_stub_library() if kind is StubKind.NATIVE or stub_python else None
     if stub_python:
-        assert library is not None
         names.add("python")
-    else:
+    elif not (target / "python").exists():
         _link_python_backend(install, target / "python")
     for name in sorted(names):
         folder = target / name
-        folder.mkdir(exist_ok=True)
-        if library is not None and (kind is StubKind.NATIVE or name == "python"):
-            shutil.copyfile(library, folder / f"libtriton_{name}.so")
+        if folder.exists():
+            continue
+        staging = Path(tempfile.mkdtemp(dir=target, prefix=f".{name}-"))
+        if kind is StubKind.NATIVE or name == "python":
+            shutil.copyfile(native_stub_library(), staging / f"libtriton_{name}.so")
         else:
-            (folder / "model.py").write_text(PYTHON_STUB_SOURCE)
+            (staging / "model.py").write_text(PYTHON_STUB_SOURCE)
+        staging.chmod(0o755)
+        staging.rename(folder)
     return target
 
 
@@ -190,4 +207,4 @@ def _link_python_backend(install: TritonInstall, folder: Path) -> None:
 
 
 def _is_plain_name(name: str) -> bool:
-    return name not in {".", ".."} and "/" not in name and "\0" not in name
+    return bool(name) and not name.startswith(".") and "/" not in name and "\0" not in name

@@ -40,10 +40,14 @@ def _attach(fields: list[Field], comments: list[Comment]) -> list[Comment]:
             _attach_inside(field, inside)
         previous = field
     rest = comments[index:]
-    if rest and previous is not None and rest[0].span.line == previous.span.end_line:
-        if previous.trailing_comment is None:
-            previous.trailing_comment = rest[0]
-            rest = rest[1:]
+    if (
+        rest
+        and previous is not None
+        and previous.trailing_comment is None
+        and rest[0].span.line == previous.span.end_line
+    ):
+        previous.trailing_comment = rest[0]
+        rest = rest[1:]
     return rest
 
 
@@ -59,5 +63,7 @@ def _attach_inside(field: Field, comments: list[Comment]) -> None:
     # Comments inside a scalar list, or between a name and its value, stay with the field.
     field.leading_comments.extend(comments[index:])
     field.leading_comments.extend(
-        c for c in comments[:index] if not any(m.span.start < c.span.start < m.span.end for m in messages)
+        c
+        for c in comments[:index]
+        if not any(m.span.start < c.span.start < m.span.end for m in messages)
     )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar, cast
 
 from lark import Lark, Transformer
 from lark import Token as LarkToken
@@ -106,10 +106,7 @@ class _Builder(Transformer[LarkToken, Document]):
     """Called by the LALR parser on every reduction; builds CST nodes directly."""
 
     def start(self, children: list[Field]) -> Document:
-        if children:
-            span = children[0].span.cover(children[-1].span)
-        else:
-            span = Span(1, 1, 1, 1, 0, 0)
+        span = children[0].span.cover(children[-1].span) if children else Span(1, 1, 1, 1, 0, 0)
         return Document(children, [], span)
 
     def _field(self, children: list[Any]) -> Field:
@@ -135,9 +132,7 @@ class _Builder(Transformer[LarkToken, Document]):
 
     def plain_name(self, children: list[LarkToken]) -> FieldName:
         token = children[0]
-        return FieldName(
-            str(token), _span(token), missing=isinstance(token, _MissingToken)
-        )
+        return FieldName(str(token), _span(token), missing=isinstance(token, _MissingToken))
 
     def extension_name(self, children: list[Any]) -> FieldName:
         open_token, close_token = children[0], children[-1]
@@ -185,15 +180,15 @@ class _Builder(Transformer[LarkToken, Document]):
 
     def _message(self, children: list[Any]) -> Message:
         open_token, close_token = _token(children[0]), _token(children[-1])
-        return Message(open_token, children[1:-1], close_token, open_token.span.cover(close_token.span))
+        return Message(
+            open_token, children[1:-1], close_token, open_token.span.cover(close_token.span)
+        )
 
     brace_message = angle_message = _message
 
     def list_value(self, children: list[Any]) -> ListValue:
         open_token, close_token = _token(children[0]), _token(children[-1])
-        items = [
-            child for child in children[1:-1] if not isinstance(child, LarkToken)
-        ]
+        items = [child for child in children[1:-1] if not isinstance(child, LarkToken)]
         return ListValue(open_token, items, close_token, open_token.span.cover(close_token.span))
 
 
@@ -213,7 +208,7 @@ def _parser() -> Lark:
 class _CommentSink:
     """Collects the comments the lexer skips, for the parse in progress."""
 
-    current: list[Comment] = []
+    current: ClassVar[list[Comment]] = []
 
     @classmethod
     def receive(cls, token: LarkToken) -> LarkToken:
@@ -224,7 +219,7 @@ class _CommentSink:
 class _ProblemSink:
     """Collects the problems the tree builder finds in tokens, for the parse in progress."""
 
-    current: list[SyntaxProblem] = []
+    current: ClassVar[list[SyntaxProblem]] = []
 
 
 def _describe(token: LarkToken) -> str:
@@ -254,19 +249,37 @@ class _Recovery:
         return False
 
     def _unexpected_character(self, error: UnexpectedCharacters) -> bool:
-        offset = error.pos_in_stream
-        char = self.text[offset]
-        span = Span(error.line, error.column, error.line, error.column + 1, offset, offset + 1)
-        self.problems.append(SyntaxProblem(f"unexpected character {char!r}", span))
+        offset: int = error.pos_in_stream or 0
+        line, column = error.line, error.column
+        previous = self.problems[-1] if self.problems else None
+        if (
+            previous is not None
+            and previous.kind == "unexpected-characters"
+            and (previous.span.end == offset and self.text[offset] != "\n")
+        ):
+            # Several stray characters in a row are one problem.
+            start = previous.span
+            span = Span(start.line, start.column, line, column + 1, start.start, offset + 1)
+            chars = self.text[start.start : offset + 1]
+            self.problems[-1] = SyntaxProblem(
+                f"unexpected characters {chars!r}", span, kind="unexpected-characters"
+            )
+            return True
+        span = Span(line, column, line, column + 1, offset, offset + 1)
+        self.problems.append(
+            SyntaxProblem(
+                f"unexpected character {self.text[offset]!r}", span, kind="unexpected-characters"
+            )
+        )
         parser = error.interactive_parser
         if parser is not None and self._value_expected(parser):
-            parser.feed_token(_missing("IDENT", offset, error.line, error.column))
+            parser.feed_token(_missing("IDENT", offset, line, column))
         return True
 
     def _unexpected_token(self, error: UnexpectedToken) -> bool:
         parser = error.interactive_parser
         token: LarkToken = error.token
-        names = _expected_names(parser.accepts())
+        names = _expected_names(cast(set[str], parser.accepts()))  # type: ignore[no-untyped-call]
         found = _describe(token)
         message = (
             f"expected {names[0]}, found {found}"
@@ -318,10 +331,11 @@ class _Recovery:
 
     def _close_everything(self, parser: Any, end: LarkToken) -> bool:
         for _ in range(10_000):
-            accepts = parser.accepts()
+            accepts = cast(set[str], parser.accepts())
             if "$END" in accepts:
                 return True
-            kind = next((k for k in ("RBRACE", "RANGLE", "RBRACKET", "IDENT") if k in accepts), None)
+            closers = ("RBRACE", "RANGLE", "RBRACKET", "IDENT")
+            kind = next((k for k in closers if k in accepts), None)
             if kind is None:
                 return False
             parser.feed_token(self._virtual(kind, end))
@@ -336,7 +350,7 @@ def parse(text: str) -> ParseResult:
     _CommentSink.current = comments
     _ProblemSink.current = token_problems
     try:
-        document: Document = _parser().parse(text, on_error=recovery)
+        document = cast(Document, _parser().parse(text, on_error=recovery))
     except UnexpectedInput as error:
         # Recovery gave up (too many errors, or nothing sensible left to do).
         if not recovery.problems:
@@ -352,4 +366,9 @@ def parse(text: str) -> ParseResult:
     document.comments = comments
     attach_comments(document)
     problems = sorted([*recovery.problems, *token_problems], key=lambda p: p.span.start)
+    # Stray characters are syntax errors like any other for the rules.
+    problems = [
+        SyntaxProblem(p.message, p.span, p.expected) if p.kind == "unexpected-characters" else p
+        for p in problems
+    ]
     return ParseResult(document, problems)

@@ -1,0 +1,236 @@
+"""Inputs/outputs pack: name, data type, dims and reshape of every tensor."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from tritonlint.diagnostics import Severity
+from tritonlint.rules.context import ModelContext
+from tritonlint.rules.registry import Finding, rule
+
+WILDCARD = -1
+
+
+def _tensors(config: Any) -> Iterator[tuple[str, int, Any]]:
+    """(``input``/``output``, index, tensor) for every declared tensor."""
+    for index, tensor in enumerate(config.input):
+        yield "input", index, tensor
+    for index, tensor in enumerate(config.output):
+        yield "output", index, tensor
+
+
+def _label(kind: str, tensor: Any) -> str:
+    return f"model {kind} '{tensor.name}'"
+
+
+@rule(
+    "TL401",
+    "io-missing-name",
+    Severity.ERROR,
+    summary="an input or output without `name`",
+    explanation="""
+    Every input and output is addressed by its name; one without a name cannot be used.
+    """,
+    bad="""
+    input [ { data_type: TYPE_FP32 dims: [ 3 ] } ]
+    """,
+    good="""
+    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 3 ] } ]
+    """,
+    server_message="model input must specify 'name' for {model}",
+)
+def io_missing_name(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None:
+        return
+    for kind, index, tensor in _tensors(config):
+        if not tensor.name:
+            yield ctx.at(
+                (kind, index),
+                f"model {kind} must specify 'name' for {ctx.name}",
+                part="name",
+            )
+
+
+@rule(
+    "TL402",
+    "io-missing-data-type",
+    Severity.ERROR,
+    summary="an input or output without `data_type`",
+    explanation="""
+    Every tensor needs a `data_type` (`TYPE_FP32`, `TYPE_INT64`, `TYPE_STRING` ...).
+    """,
+    bad="""
+    input [ { name: "INPUT0" dims: [ 3 ] } ]
+    """,
+    good="""
+    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 3 ] } ]
+    """,
+    server_message="model input '{name}' must specify 'data_type' for {model}",
+)
+def io_missing_data_type(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None:
+        return
+    for kind, index, tensor in _tensors(config):
+        if tensor.name and tensor.data_type == 0:
+            yield ctx.at(
+                (kind, index, "name"),
+                f"{_label(kind, tensor)} must specify 'data_type' for {ctx.name}",
+            )
+
+
+@rule(
+    "TL403",
+    "io-missing-dims",
+    Severity.ERROR,
+    summary="an input or output without `dims`",
+    explanation="""
+    Every tensor needs `dims`, its shape without the batch dimension. A scalar per batch
+    entry is `dims: [ 1 ]` (with `reshape { shape: [ ] }` if the model wants a true scalar).
+    `dims: [ ]` is the same as no dims at all.
+    """,
+    bad="""
+    input [ { name: "INPUT0" data_type: TYPE_FP32 } ]
+    """,
+    good="""
+    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 1 ] } ]
+    """,
+    server_message="model input '{name}' must specify 'dims' for {model}",
+)
+def io_missing_dims(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None:
+        return
+    for kind, index, tensor in _tensors(config):
+        if tensor.name and tensor.data_type != 0 and len(tensor.dims) == 0:
+            yield ctx.at(
+                (kind, index, "name"),
+                f"{_label(kind, tensor)} must specify 'dims' for {ctx.name}",
+            )
+
+
+@rule(
+    "TL404",
+    "io-invalid-dim",
+    Severity.ERROR,
+    summary="a dimension that is 0 or below -1, in `dims` or `reshape`",
+    explanation="""
+    Each dimension is a positive size, or `-1` for a size that varies per request. `0` and
+    other negative numbers are refused.
+    """,
+    bad="""
+    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 0, 3 ] } ]
+    """,
+    good="""
+    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ -1, 3 ] } ]
+    """,
+    server_message=(
+        "model input '{name}' dimension must be integer >= 1, or -1 to indicate a "
+        "variable-size dimension for {model}"
+    ),
+)
+def io_invalid_dim(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None:
+        return
+    for kind, index, tensor in _tensors(config):
+        for position, dim in enumerate(tensor.dims):
+            if dim < 1 and dim != WILDCARD:
+                yield ctx.at(
+                    (kind, index, "dims", position),
+                    f"{_label(kind, tensor)} dimension must be integer >= 1, or -1 to indicate "
+                    f"a variable-size dimension for {ctx.name} (found {dim})",
+                )
+        for position, dim in enumerate(tensor.reshape.shape):
+            if dim < 1 and dim != WILDCARD:
+                yield ctx.at(
+                    (kind, index, "reshape", "shape", position),
+                    f"{_label(kind, tensor)} reshape dimensions must be integer >= 1, or -1 to "
+                    f"indicate a variable-size dimension for {ctx.name} (found {dim})",
+                )
+
+
+def element_count(dims: Sequence[int]) -> int:
+    """Elements in a shape: -1 when any dimension varies, 0 for an empty shape."""
+    if not dims:
+        return 0
+    if any(d == WILDCARD for d in dims):
+        return WILDCARD
+    count = 1
+    for dim in dims:
+        count *= dim
+    return count
+
+
+def _chunks(dims: Sequence[int]) -> list[int]:
+    """Products of the fixed runs between variable dimensions."""
+    chunks, current = [], 1
+    for dim in dims:
+        if dim == WILDCARD:
+            chunks.append(current)
+            current = 1
+        else:
+            current *= dim
+    chunks.append(current)
+    return chunks
+
+
+def reshape_problem(dims: Sequence[int], shape: Sequence[int]) -> str | None:
+    """Why a reshape does not fit its dims, in the server's words, or None."""
+    dims_size, shape_size = element_count(dims), element_count(shape)
+    if dims_size != shape_size and not (shape_size == 0 and dims_size == 1):
+        return "has different size for dims and reshape"
+    if dims_size == WILDCARD:
+        dims_chunks, shape_chunks = _chunks(dims), _chunks(shape)
+        if len(dims_chunks) != len(shape_chunks):
+            return "has different number of variable-size dimensions for dims and reshape"
+        if dims_chunks != shape_chunks:
+            return "has different size for dims and reshape"
+    return None
+
+
+@rule(
+    "TL405",
+    "reshape-mismatch",
+    Severity.ERROR,
+    summary="`reshape` does not hold the same elements as `dims`",
+    explanation="""
+    `reshape` gives the shape the model sees; it must hold the same number of elements as
+    `dims` (an empty reshape is allowed for `dims: [ 1 ]`). With variable dimensions both
+    must have as many `-1`s, and the fixed sizes between them must match.
+    A non-batching model cannot have an empty reshape: scalar tensors are not supported.
+    """,
+    bad="""
+    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 2, 3 ] reshape { shape: [ 5 ] } } ]
+    """,
+    good="""
+    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 2, 3 ] reshape { shape: [ 6 ] } } ]
+    """,
+    server_message="model input '{name}' has different size for dims and reshape for {model}",
+)
+def reshape_mismatch(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None:
+        return
+    for kind, index, tensor in _tensors(config):
+        if not tensor.HasField("reshape") or not tensor.dims:
+            continue
+        shape = list(tensor.reshape.shape)
+        if not shape and config.max_batch_size == 0:
+            yield ctx.at(
+                (kind, index, "reshape"),
+                f"{_label(kind, tensor)} cannot have empty reshape for non-batching model as "
+                f"scalar tensors are not supported for {ctx.name}",
+            )
+            continue
+        if any(d < 1 and d != WILDCARD for d in [*tensor.dims, *shape]):
+            continue  # io-invalid-dim reports it
+        problem = reshape_problem(list(tensor.dims), shape)
+        if problem:
+            yield ctx.at(
+                (kind, index, "reshape"),
+                f"{_label(kind, tensor)} {problem} for {ctx.name} "
+                f"(dims {list(tensor.dims)}, reshape {shape})",
+            )

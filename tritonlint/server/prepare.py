@@ -1,0 +1,332 @@
+"""Stage a copy of a model repository for the server, adjusted to what this machine can run.
+
+The user's files are never touched: the repository is copied (large files are linked), and the
+adjustments are made in the copy and recorded per model:
+
+* without a GPU, ``KIND_GPU`` becomes ``KIND_CPU`` and ``gpus: [...]`` is blanked out (both
+  in place, so that line and column numbers in the server's messages stay right);
+* python models whose model file is an empty placeholder can get a trivial ``model.py`` or be
+  served by the native stub backend (see :class:`PythonPlaceholders`).
+
+Only a light text scan of each ``config.pbtxt`` is done here (backend, platform, ensemble steps):
+the server is the one that parses and judges it.
+"""
+
+from __future__ import annotations
+
+import compileall
+import enum
+import os
+import re
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CONFIG_NAME = "config.pbtxt"
+#: Files larger than this are linked into the staged copy instead of copied.
+LINK_THRESHOLD = 1 << 20
+
+#: Subfolders of a model folder that the server never reads as versions.
+_NON_VERSION_DIRS = frozenset({"warmup", "initial_state", "configs"})
+
+TRIVIAL_PYTHON_MODEL = '''\
+"""Stand-in for a placeholder model.py: answers every request with an empty success."""
+
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def execute(self, requests):
+        return [pb_utils.InferenceResponse(output_tensors=[]) for _ in requests]
+'''
+
+
+class PythonPlaceholders(str, enum.Enum):
+    """What to do with python models whose model file is empty (a placeholder)."""
+
+    KEEP = "keep"  # run them as they are: an empty model.py fails to load, like on a server
+    TRIVIAL = "trivial"  # replace the empty file with a trivial TritonPythonModel (~1.3 s a load)
+    NATIVE = "native"  # serve the model with the native stub backend (milliseconds a load)
+
+
+ADJUST_KIND_GPU = "instance_group kind KIND_GPU rewritten to KIND_CPU (no GPU on this machine)"
+ADJUST_GPUS = "instance_group gpus list removed (no GPU on this machine)"
+ADJUST_TRIVIAL = "placeholder {file} replaced by a trivial TritonPythonModel"
+ADJUST_NATIVE = "python model with placeholder model files served by the native stub backend"
+
+
+@dataclass
+class ModelInfo:
+    """What the harness needs to know about one model folder of the staged copy."""
+
+    name: str
+    path: Path
+    backend: str | None = None
+    platform: str | None = None
+    runtime: str | None = None
+    default_model_filename: str | None = None
+    composing: tuple[str, ...] = ()
+    adjustments: list[str] = field(default_factory=list)
+
+    @property
+    def is_ensemble(self) -> bool:
+        return self.platform == "ensemble"
+
+    @property
+    def is_python(self) -> bool:
+        if self.backend is not None:
+            return self.backend == "python"
+        # Triton's autofill picks python when model.py sits in the first version folder.
+        if self.platform is None and self.default_model_filename is None:
+            first = _first_subdir(self.path)
+            return first is not None and (first / "model.py").exists()
+        return self.default_model_filename == "model.py"
+
+
+@dataclass
+class StagedRepository:
+    source: Path
+    path: Path
+    models: dict[str, ModelInfo]
+
+    @property
+    def backends(self) -> set[str]:
+        return {m.backend for m in self.models.values() if m.backend}
+
+    @property
+    def runtimes(self) -> dict[str, set[str]]:
+        """Backend name -> custom ``runtime`` library names the configs ask for."""
+        wanted: dict[str, set[str]] = {}
+        for model in self.models.values():
+            if model.backend and model.runtime and model.runtime.endswith(".so"):
+                wanted.setdefault(model.backend, set()).add(model.runtime)
+        return wanted
+
+    def to_source_paths(self, text: str) -> str:
+        """``text`` with paths inside the staged copy written as the user's paths."""
+        return text.replace(str(self.path), str(self.source))
+
+
+def stage_repository(
+    source: Path,
+    dest: Path,
+    *,
+    cpu_only: bool,
+    python_placeholders: PythonPlaceholders = PythonPlaceholders.KEEP,
+    native_python_library: Path | None = None,
+) -> StagedRepository:
+    """Copy ``source`` to ``dest`` (which must not exist) and adjust the copy for this machine."""
+    source = source.resolve()
+    _copy_tree(source, dest)
+    models: dict[str, ModelInfo] = {}
+    for folder in sorted(dest.iterdir()):
+        if not folder.is_dir() or folder.name.startswith("."):
+            continue
+        model = scan_model(folder)
+        if cpu_only:
+            _rewrite_for_cpu(model)
+        if model.is_python:
+            if python_placeholders is not PythonPlaceholders.KEEP:
+                _handle_placeholders(model, python_placeholders, native_python_library)
+            _precompile(model)
+        models[model.name] = model
+    return StagedRepository(source=source, path=dest, models=models)
+
+
+def load_order(models: dict[str, ModelInfo]) -> list[str]:
+    """Plain models first (by name), then ensembles, each after the ensembles it uses."""
+    order = [name for name, model in sorted(models.items()) if not model.is_ensemble]
+    done: set[str] = set()
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        if name in done or name in path:
+            return
+        for step in models[name].composing:
+            if step in models and models[step].is_ensemble:
+                visit(step, (*path, name))
+        done.add(name)
+        order.append(name)
+
+    for name, model in sorted(models.items()):
+        if model.is_ensemble:
+            visit(name, ())
+    return order
+
+
+# -- scanning ---------------------------------------------------------------------------------
+
+_STRING_FIELD = r'\b{field}\s*:\s*"((?:[^"\\\n]|\\.)*)"'
+
+
+def scan_model(folder: Path) -> ModelInfo:
+    config = folder / CONFIG_NAME
+    text = _strip_comments(_read(config)) if config.is_file() else ""
+
+    def first(field_name: str) -> str | None:
+        match = re.search(_STRING_FIELD.format(field=field_name), text)
+        return match.group(1) if match else None
+
+    steps = re.findall(_STRING_FIELD.format(field="model_name"), text)
+    return ModelInfo(
+        name=folder.name,
+        path=folder,
+        backend=first("backend"),
+        platform=first("platform"),
+        runtime=first("runtime"),
+        default_model_filename=first("default_model_filename"),
+        composing=tuple(dict.fromkeys(steps)),
+    )
+
+
+def _strip_comments(text: str) -> str:
+    """Drop ``#`` comments (outside of quoted strings), keeping every line in place."""
+    out: list[str] = []
+    for line in text.splitlines(keepends=True):
+        quote: str | None = None
+        escaped = False
+        for index, char in enumerate(line):
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif quote:
+                quote = None if char == quote else quote
+            elif char in "\"'":
+                quote = char
+            elif char == "#":
+                line = line[:index] + ("\n" if line.endswith("\n") else "")
+                break
+        out.append(line)
+    return "".join(out)
+
+
+def server_version(name: str) -> int | None:
+    """The version number the server reads from a folder name, or None if it skips the folder.
+
+    Like the server: names with a leading zero are skipped, and a numeric *prefix* counts
+    (``1.0`` and ``1a`` are version 1).
+    """
+    if name in _NON_VERSION_DIRS or (len(name) > 1 and name.startswith("0")):
+        return None
+    match = re.match(r"\s*([+-]?\d+)", name)
+    return int(match.group(1)) if match else None
+
+
+def version_dirs(model_dir: Path) -> dict[int, Path]:
+    """Version number -> the folder the server reads that version's files from."""
+    versions: dict[int, Path] = {}
+    for entry in model_dir.iterdir():
+        if entry.is_dir():
+            number = server_version(entry.name)
+            if number is not None:
+                versions[number] = model_dir / str(number)
+    return versions
+
+
+def _first_subdir(folder: Path) -> Path | None:
+    subdirs = sorted(
+        (entry for entry in folder.iterdir() if entry.is_dir()), key=lambda p: os.fsencode(p.name)
+    )
+    return subdirs[0] if subdirs else None
+
+
+# -- adjustments ------------------------------------------------------------------------------
+
+_KIND_GPU = re.compile(r"\bKIND_GPU\b")
+_GPUS = re.compile(r"\bgpus\s*:?\s*(?:\[[^\]]*\]|-?\d+)\s*[,;]?")
+
+
+def rewrite_for_cpu(text: str) -> tuple[str, list[str]]:
+    """``text`` with KIND_GPU -> KIND_CPU and ``gpus`` lists blanked (positions preserved)."""
+    notes: list[str] = []
+    if _KIND_GPU.search(text):
+        text = _KIND_GPU.sub("KIND_CPU", text)
+        notes.append(ADJUST_KIND_GPU)
+    if _GPUS.search(text):
+        text = _GPUS.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+        notes.append(ADJUST_GPUS)
+    return text, notes
+
+
+def _rewrite_for_cpu(model: ModelInfo) -> None:
+    config = model.path / CONFIG_NAME
+    if not config.is_file():
+        return
+    original = _read(config)
+    text, notes = rewrite_for_cpu(original)
+    if notes:
+        _replace_file(config, text)
+        model.adjustments.extend(notes)
+
+
+def _handle_placeholders(
+    model: ModelInfo, policy: PythonPlaceholders, native_library: Path | None
+) -> None:
+    filename = model.default_model_filename or "model.py"
+    files = [folder / filename for folder in version_dirs(model.path).values()]
+    present = [path for path in files if path.is_file()]
+    placeholders = [path for path in present if _is_placeholder(path)]
+    if not placeholders:
+        return
+    every_file_a_placeholder = len(placeholders) == len(files)
+    if policy is PythonPlaceholders.NATIVE and every_file_a_placeholder and native_library:
+        # The server looks for libtriton_python.so in the model folder before the backends.
+        shutil.copyfile(native_library, model.path / "libtriton_python.so")
+        model.adjustments.append(ADJUST_NATIVE)
+        return
+    # A version folder without the file keeps the real backend, which refuses it like a server.
+    for path in placeholders:
+        _replace_file(path, TRIVIAL_PYTHON_MODEL)
+    model.adjustments.append(ADJUST_TRIVIAL.format(file=filename))
+
+
+def _precompile(model: ModelInfo) -> None:
+    """Write the model's ``__pycache__`` now, before the server polls the folder.
+
+    The python backend stub writes it on first import otherwise (it ignores
+    PYTHONDONTWRITEBYTECODE); the changed folder makes the server reload the model (one more
+    python stub start, over a second) whenever an ensemble that uses it is loaded.
+    """
+    compileall.compile_dir(model.path, quiet=2, workers=1)
+
+
+def _is_placeholder(path: Path) -> bool:
+    return path.stat().st_size == 0 or not path.read_bytes().strip()
+
+
+# -- files ------------------------------------------------------------------------------------
+
+
+def _copy_tree(source: Path, dest: Path) -> None:
+    """Copy small files, link large ones; never follow a link out of the copy for writing."""
+    dest.mkdir(parents=True)
+    for root, dirs, files in os.walk(source):
+        rel = Path(root).relative_to(source)
+        for name in dirs:
+            (dest / rel / name).mkdir()
+        for name in files:
+            _copy_file(Path(root, name), dest / rel / name)
+
+
+def _copy_file(src: Path, dst: Path) -> None:
+    try:
+        size = src.stat().st_size
+    except OSError:  # a dangling link: keep it dangling
+        if src.is_symlink():
+            dst.symlink_to(os.readlink(src))
+        return
+    if size > LINK_THRESHOLD and not src.name.endswith((".pbtxt", ".py")):
+        dst.symlink_to(src.resolve())
+    else:
+        shutil.copyfile(src, dst)
+
+
+def _replace_file(path: Path, text: str) -> None:
+    """Write ``text`` to a staged file, replacing (never writing through) a link."""
+    if path.is_symlink():
+        path.unlink()
+    path.write_text(text)
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")
