@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True, slots=True)
-class Span:
+class Span(NamedTuple):
     """A range in a text file.
 
     Lines and columns are 1-based and count Unicode code points; ``end_column`` is exclusive
     (the column just after the last character). ``start``/``end`` are 0-based offsets into
-    the decoded text.
+    the decoded text. (A named tuple: the parser makes one per token.)
     """
 
     line: int

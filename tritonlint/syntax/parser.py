@@ -29,6 +29,7 @@ from tritonlint.syntax.cst import (
     ScalarKind,
     Token,
 )
+from tritonlint.syntax.fast_path import FastParser, NotFast
 
 #: A file with more syntax errors than this is not worth reading further.
 MAX_SYNTAX_ERRORS = 50
@@ -93,13 +94,19 @@ class _MissingToken(LarkToken):
     """A token the recovery inserted; it has no text in the file."""
 
 
+_TOKENS = (LarkToken, Token)
+
+
 def _missing(kind: str, offset: int, line: int, column: int) -> _MissingToken:
     """A zero-width token of ``kind`` at a position, for the recovery to feed the parser."""
     return _MissingToken(kind, "", offset, line, column, line, column, offset)
 
 
-def _token(token: LarkToken) -> Token:
-    return Token(token.type, str(token), _span(token), missing=isinstance(token, _MissingToken))
+def _token(token: LarkToken | Token) -> Token:
+    """The CST token: the fast path makes them directly, lark's tokens are converted."""
+    if isinstance(token, Token):
+        return token
+    return Token(token.type, token.value, _span(token), missing=isinstance(token, _MissingToken))
 
 
 class _Builder(Transformer[LarkToken, Document]):
@@ -115,11 +122,12 @@ class _Builder(Transformer[LarkToken, Document]):
         separator: Token | None = None
         value: Any = None
         for child in children[1:]:
-            if isinstance(child, LarkToken):
-                if child.type == "COLON":
-                    colon = _token(child)
+            if isinstance(child, _TOKENS):
+                token = _token(child)
+                if token.kind == "COLON":
+                    colon = token
                 else:
-                    separator = _token(child)
+                    separator = token
             else:
                 value = child
         end = separator.span if separator else value.span
@@ -127,22 +135,23 @@ class _Builder(Transformer[LarkToken, Document]):
 
     scalar_field = message_field = list_field = _field
 
-    def separator(self, children: list[LarkToken]) -> LarkToken:
-        return children[0]
+    def separator(self, children: list[LarkToken]) -> Token:
+        return _token(children[0])
 
     def plain_name(self, children: list[LarkToken]) -> FieldName:
         token = children[0]
-        return FieldName(str(token), _span(token), missing=isinstance(token, _MissingToken))
+        name = _token(token)
+        return FieldName(name.text, name.span, missing=name.missing)
 
     def extension_name(self, children: list[Any]) -> FieldName:
-        open_token, close_token = children[0], children[-1]
+        open_token, close_token = _token(children[0]), _token(children[-1])
         text = "".join(
-            str(child) if isinstance(child, LarkToken) else child for child in children[1:-1]
+            _token(child).text if isinstance(child, _TOKENS) else child for child in children[1:-1]
         )
-        return FieldName(text, _span(open_token).cover(_span(close_token)), is_extension=True)
+        return FieldName(text, open_token.span.cover(close_token.span), is_extension=True)
 
     def type_name(self, children: list[LarkToken]) -> str:
-        return "".join(str(child) for child in children)
+        return "".join(_token(child).text for child in children)
 
     def string_value(self, children: list[LarkToken]) -> Scalar:
         tokens = [_token(child) for child in children]
@@ -175,8 +184,8 @@ class _Builder(Transformer[LarkToken, Document]):
         )
         return Scalar(ScalarKind.UNTERMINATED_STRING, [token], token.span)
 
-    def number(self, children: list[LarkToken]) -> LarkToken:
-        return children[0]
+    def number(self, children: list[LarkToken]) -> Token:
+        return _token(children[0])
 
     def _message(self, children: list[Any]) -> Message:
         open_token, close_token = _token(children[0]), _token(children[-1])
@@ -188,7 +197,7 @@ class _Builder(Transformer[LarkToken, Document]):
 
     def list_value(self, children: list[Any]) -> ListValue:
         open_token, close_token = _token(children[0]), _token(children[-1])
-        items = [child for child in children[1:-1] if not isinstance(child, LarkToken)]
+        items = [child for child in children[1:-1] if not isinstance(child, _TOKENS)]
         return ListValue(open_token, items, close_token, open_token.span.cover(close_token.span))
 
 
@@ -203,6 +212,11 @@ def _parser() -> Lark:
         lexer_callbacks={"COMMENT": _CommentSink.receive},
         cache=False,
     )
+
+
+@lru_cache(maxsize=1)
+def _fast_parser() -> FastParser:
+    return FastParser(_parser())
 
 
 class _CommentSink:
@@ -344,11 +358,33 @@ class _Recovery:
 
 def parse(text: str) -> ParseResult:
     """Parse text-format source into a CST; never raises on bad input."""
-    recovery = _Recovery(text)
     comments: list[Comment] = []
     token_problems: list[SyntaxProblem] = []
-    _CommentSink.current = comments
     _ProblemSink.current = token_problems
+    try:
+        document = cast(Document, _fast_parser().parse(text, comments))
+        problems: list[SyntaxProblem] = []
+    except NotFast:
+        comments.clear()
+        token_problems.clear()
+        document, problems = _parse_recovering(text, comments)
+    finally:
+        _ProblemSink.current = []
+    document.comments = comments
+    attach_comments(document)
+    problems = sorted([*problems, *token_problems], key=lambda p: p.span.start)
+    # Stray characters are syntax errors like any other for the rules.
+    problems = [
+        SyntaxProblem(p.message, p.span, p.expected) if p.kind == "unexpected-characters" else p
+        for p in problems
+    ]
+    return ParseResult(document, problems)
+
+
+def _parse_recovering(text: str, comments: list[Comment]) -> tuple[Document, list[SyntaxProblem]]:
+    """Parse with lark, recovering from each syntax error to report them all."""
+    recovery = _Recovery(text)
+    _CommentSink.current = comments
     try:
         document = cast(Document, _parser().parse(text, on_error=recovery))
     except UnexpectedInput as error:
@@ -362,13 +398,4 @@ def parse(text: str) -> ParseResult:
         document = Document([], [], Span(1, 1, 1, 1, 0, 0))
     finally:
         _CommentSink.current = []
-        _ProblemSink.current = []
-    document.comments = comments
-    attach_comments(document)
-    problems = sorted([*recovery.problems, *token_problems], key=lambda p: p.span.start)
-    # Stray characters are syntax errors like any other for the rules.
-    problems = [
-        SyntaxProblem(p.message, p.span, p.expected) if p.kind == "unexpected-characters" else p
-        for p in problems
-    ]
-    return ParseResult(document, problems)
+    return document, recovery.problems
