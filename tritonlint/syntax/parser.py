@@ -236,6 +236,24 @@ class _ProblemSink:
     current: ClassVar[list[SyntaxProblem]] = []
 
 
+_CLOSERS = {"LBRACE": "'}'", "LANGLE": "'>'", "LBRACKET": "']'"}
+
+
+def _unclosed(parser: Any) -> LarkToken | None:
+    """The innermost opening delimiter still waiting for its closing one."""
+    closed = 0
+    for value in reversed(parser.parser_state.value_stack):
+        if not isinstance(value, LarkToken):
+            continue
+        if value.type in ("RBRACE", "RANGLE", "RBRACKET"):
+            closed += 1
+        elif value.type in _CLOSERS:
+            if not closed:
+                return value
+            closed -= 1
+    return None
+
+
 def _describe(token: LarkToken) -> str:
     if token.type == "$END":
         return "end of file"
@@ -300,6 +318,12 @@ class _Recovery:
             if len(names) == 1
             else f"expected one of {', '.join(names)}; found {found}"
         )
+        opener = _unclosed(parser)
+        if opener is not None and _CLOSERS[opener.type] in names:
+            message += (
+                f" (the '{opener.value}' at line {opener.line}, column {opener.column} is not "
+                "closed)"
+            )
         span = self._token_span(token)
         self.problems.append(SyntaxProblem(message, span, names))
         if token.type == "$END":
