@@ -8,6 +8,7 @@ from typing import Any
 
 from tritonlint.diagnostics import RelatedLocation, Severity
 from tritonlint.repository.autofill import ENSEMBLE
+from tritonlint.repository.versions import numbered, selected_versions
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import Finding, rule
 from tritonlint.schema.binder import enum_type, message_type
@@ -781,8 +782,6 @@ def ensemble_batch_size_too_large(ctx: ModelContext) -> Iterator[Finding]:
     ),
 )
 def ensemble_version_not_served(ctx: ModelContext) -> Iterator[Finding]:
-    from tritonlint.repository.versions import selected_versions
-
     for index, step in enumerate(_steps(ctx)):
         if step.model_version == -1 or not step.model_name:
             continue
@@ -792,6 +791,8 @@ def ensemble_version_not_served(ctx: ModelContext) -> Iterator[Finding]:
         other = ctx.context_for(model)
         if model.config is not None and other.config is None:
             continue  # its config has errors of its own
+        if not numbered(model):
+            continue  # no-version-folder reports the composing model itself
         served = {v.number for v in selected_versions(model, other.config)}
         if step.model_version in served:
             continue

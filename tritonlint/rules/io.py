@@ -20,6 +20,30 @@ def _tensors(config: Any) -> Iterator[tuple[str, int, Any]]:
         yield "output", index, tensor
 
 
+def backend_completes_io(ctx: ModelContext) -> bool:
+    """Whether the model's backend fills in missing data types and dims from the model file.
+
+    TensorRT and TensorFlow SavedModel complete each declared tensor from the model; a Python
+    model does when its model.py defines ``auto_complete_config`` (read as text). ONNX Runtime
+    and OpenVINO only add tensors when none are declared, so they do not count here.
+    """
+    completed = ctx.completed
+    if completed.backend == "tensorrt":
+        return True
+    if completed.platform == "tensorflow_savedmodel":
+        return True
+    if completed.backend == "python":
+        for version in ctx.model.versions[:1]:
+            source = version.path / (completed.default_model_filename or "model.py")
+            try:
+                return "def auto_complete_config" in source.read_text(
+                    encoding="utf-8", errors="replace"
+                )
+            except OSError:
+                return False
+    return False
+
+
 def _label(kind: str, tensor: Any) -> str:
     return f"model {kind} '{tensor.name}'"
 
@@ -60,6 +84,9 @@ def io_missing_name(ctx: ModelContext) -> Iterator[Finding]:
     summary="an input or output without `data_type`",
     explanation="""
     Every tensor needs a `data_type` (`TYPE_FP32`, `TYPE_INT64`, `TYPE_STRING` ...).
+    Backends that complete declared tensors from the model file (TensorRT, TensorFlow
+    SavedModel, Python models with `auto_complete_config`) fill it in themselves; for them
+    this is the warning TL406 instead.
     """,
     bad="""
     input [ { name: "INPUT0" dims: [ 3 ] } ]
@@ -71,7 +98,7 @@ def io_missing_name(ctx: ModelContext) -> Iterator[Finding]:
 )
 def io_missing_data_type(ctx: ModelContext) -> Iterator[Finding]:
     config = ctx.config
-    if config is None:
+    if config is None or backend_completes_io(ctx):
         return
     for kind, index, tensor in _tensors(config):
         if tensor.name and tensor.data_type == 0:
@@ -89,7 +116,8 @@ def io_missing_data_type(ctx: ModelContext) -> Iterator[Finding]:
     explanation="""
     Every tensor needs `dims`, its shape without the batch dimension. A scalar per batch
     entry is `dims: [ 1 ]` (with `reshape { shape: [ ] }` if the model wants a true scalar).
-    `dims: [ ]` is the same as no dims at all.
+    `dims: [ ]` is the same as no dims at all. Backends that read the model file fill
+    missing dims in themselves; for them this is the warning TL406 instead.
     """,
     bad="""
     input [ { name: "INPUT0" data_type: TYPE_FP32 } ]
@@ -101,7 +129,7 @@ def io_missing_data_type(ctx: ModelContext) -> Iterator[Finding]:
 )
 def io_missing_dims(ctx: ModelContext) -> Iterator[Finding]:
     config = ctx.config
-    if config is None:
+    if config is None or backend_completes_io(ctx):
         return
     for kind, index, tensor in _tensors(config):
         if tensor.name and tensor.data_type != 0 and len(tensor.dims) == 0:
@@ -233,4 +261,45 @@ def reshape_mismatch(ctx: ModelContext) -> Iterator[Finding]:
                 (kind, index, "reshape"),
                 f"{_label(kind, tensor)} {problem} for {ctx.name} "
                 f"(dims {list(tensor.dims)}, reshape {shape})",
+            )
+
+
+@rule(
+    "TL406",
+    "io-completed-by-backend",
+    Severity.WARNING,
+    summary="an input or output whose data type or dims only the backend's auto-complete supplies",
+    explanation="""
+    TensorRT, TensorFlow SavedModel and Python models with `auto_complete_config` complete a
+    tensor's missing `data_type` and `dims` from the model file, so the server accepts the
+    config, but only while auto-complete is on (`--disable-auto-complete-config` makes it
+    refuse the model), and the shapes clients must send cannot be read from the config.
+    Write them down.
+    """,
+    bad="""
+    platform: "tensorrt_plan"
+    input [ { name: "INPUT0" } ]
+    """,
+    good="""
+    platform: "tensorrt_plan"
+    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    """,
+)
+def io_completed_by_backend(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or not backend_completes_io(ctx):
+        return
+    for kind, index, tensor in _tensors(config):
+        missing = [
+            field
+            for field, absent in (("data_type", tensor.data_type == 0), ("dims", not tensor.dims))
+            if absent
+        ]
+        if tensor.name and missing:
+            yield ctx.at(
+                (kind, index, "name"),
+                f"{_label(kind, tensor)} has no {' and no '.join(missing)}: only the "
+                f"{ctx.completed.backend} backend's auto-complete supplies "
+                f"{'them' if len(missing) > 1 else 'it'}; write "
+                f"{'them' if len(missing) > 1 else 'it'} down",
             )
