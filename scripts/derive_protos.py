@@ -33,8 +33,18 @@ MODULE_SUFFIX = "tritonclient/grpc/model_config_pb2.py"
 
 def download_wheel(release: str, dest: Path) -> Path:
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps",
-         "--only-binary=:all:", "--dest", str(dest), f"tritonclient=={release}"],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--dest",
+            str(dest),
+            f"tritonclient=={release}",
+        ],
         check=True,
     )
     wheels = sorted(dest.glob(f"tritonclient-{release}-*.whl"))
@@ -70,7 +80,7 @@ def read_descriptor(wheel: Path) -> descriptor_pb2.FileDescriptorProto:
 
 
 _SCALAR_NAMES = {
-    value: name[len("TYPE_"):].lower()
+    value: name[len("TYPE_") :].lower()
     for name, value in descriptor_pb2.FieldDescriptorProto.Type.items()
 }
 
