@@ -70,11 +70,7 @@ def io_missing_name(ctx: ModelContext) -> Iterator[Finding]:
         return
     for kind, index, tensor in _tensors(config):
         if not tensor.name:
-            yield ctx.at(
-                (kind, index),
-                f"model {kind} must specify 'name' for {ctx.name}",
-                part="name",
-            )
+            yield ctx.at((kind, index), f"model {kind} must specify 'name' for {ctx.name}")
 
 
 @rule(
