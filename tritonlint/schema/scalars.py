@@ -98,6 +98,8 @@ def convert(field: FieldDescriptor, texts: list[str], quoted: bool) -> Converted
     if kind in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES):
         if not quoted:
             return Rejected("literal", f"field '{field.name}' takes a quoted string, found {text}")
+        if kind == FieldDescriptor.TYPE_STRING and len(texts) == 1 and "\\" not in text:
+            return Converted(text[1:-1])  # nothing to unescape: the common case
         raw = unescape(texts)
         if isinstance(raw, str):
             return Rejected("literal", raw)

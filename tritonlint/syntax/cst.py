@@ -46,7 +46,8 @@ class Scalar:
 
     @property
     def missing(self) -> bool:
-        return any(token.missing for token in self.tokens)
+        # The parser only ever inserts a lone token as a missing value.
+        return self.tokens[0].missing
 
 
 @dataclass(slots=True)

@@ -36,7 +36,6 @@ class FastParser:
         ]
         self._token_re = re.compile(r"\s*(?:" + "|".join(alternatives) + ")")
         self._trailing_space = re.compile(r"\s*\Z")
-        self._ignored = frozenset(lark.ignore_tokens)
         table = lark.parser.parser.parser.parse_table
         callbacks = lark.parser.parser.parser.callbacks
         # Plain tables: (True, next state) to shift, (False, (size, goto symbol, callback))
@@ -59,60 +58,39 @@ class FastParser:
         self._end: int = table.end_states["start"]
 
     def _tokens(self, text: str, comments: list[Comment]) -> tuple[list[str], list[Token]]:
-        """Token kinds, and the tokens themselves (built directly as CST tokens)."""
+        """Token kinds, and the tokens themselves (built directly as CST tokens).
+
+        No token of the grammar spans lines (strings and comments end at a newline), so
+        lines are counted only in the whitespace skipped before each token.
+        """
         kinds: list[str] = []
         tokens: list[Token] = []
         match = self._token_re.match
-        ignored = self._ignored
+        count = text.count
+        make_span = tuple.__new__
         position, line, line_start = 0, 1, 0
         size = self._trailing_space.search(text).start()  # type: ignore[union-attr]
         while position < size:
             found = match(text, position)
             if found is None:
                 raise NotFast
-            kind = found.lastgroup
-            assert kind is not None
+            kind: str = found.lastgroup  # type: ignore[assignment]
             start = found.start(kind)
-            if start != position:  # skipped whitespace before the token
-                newlines = text.count("\n", position, start)
+            if start != position:  # whitespace skipped before the token
+                newlines = count("\n", position, start)
                 if newlines:
                     line += newlines
                     line_start = text.rfind("\n", position, start) + 1
-                position = start
             end = found.end()
-            value = text[start:end]
-            newlines = value.count("\n")
-            if newlines:
-                end_line = line + newlines
-                end_line_start = text.rfind("\n", position, end) + 1
+            span = make_span(
+                Span, (line, start - line_start + 1, line, end - line_start + 1, start, end)
+            )
+            if kind == "COMMENT":
+                comments.append(Comment(text[start:end], span))
             else:
-                end_line, end_line_start = line, line_start
-            if kind not in ignored:
                 kinds.append(kind)
-                tokens.append(
-                    Token(
-                        kind,
-                        value,
-                        Span(
-                            line,
-                            position - line_start + 1,
-                            end_line,
-                            end - end_line_start + 1,
-                            position,
-                            end,
-                        ),
-                    )
-                )
-            elif kind == "COMMENT":
-                column = position - line_start + 1
-                comments.append(
-                    Comment(value, Span(line, column, line, column + len(value), position, end))
-                )
-            position, line, line_start = end, end_line, end_line_start
-        newlines = text.count("\n", position)
-        if newlines:
-            line += newlines
-            line_start = text.rfind("\n") + 1
+                tokens.append(Token(kind, text[start:end], span))
+            position = end
         kinds.append("$END")
         return kinds, tokens
 
