@@ -26,6 +26,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable
+from importlib import resources
 from pathlib import Path
 
 from tritonlint.server.provision import TritonInstall, server_cache_dir
@@ -48,62 +49,50 @@ PLATFORM_NAMES = frozenset(
 
 _PYTHON_STUB_NAME = "triton_python_backend_stub"
 
-# The handful of Triton C API entry points the stub needs, declared from the documented ABI
-# (opaque handles, an enum passed as int, the final-response flag = 1, release-all flag = 1).
-NATIVE_STUB_SOURCE = r"""
-#include <stdint.h>
-#include <stddef.h>
-
-typedef struct TRITONSERVER_Error TRITONSERVER_Error;
-typedef struct TRITONBACKEND_Request TRITONBACKEND_Request;
-typedef struct TRITONBACKEND_Response TRITONBACKEND_Response;
-typedef struct TRITONBACKEND_ModelInstance TRITONBACKEND_ModelInstance;
-
-extern TRITONSERVER_Error* TRITONBACKEND_ResponseNew(
-    TRITONBACKEND_Response** response, TRITONBACKEND_Request* request);
-extern TRITONSERVER_Error* TRITONBACKEND_ResponseSend(
-    TRITONBACKEND_Response* response, const uint32_t send_flags, TRITONSERVER_Error* error);
-extern TRITONSERVER_Error* TRITONBACKEND_RequestRelease(
-    TRITONBACKEND_Request* request, uint32_t release_flags);
-extern void TRITONSERVER_ErrorDelete(TRITONSERVER_Error* error);
-
-#define STUB_RESPONSE_COMPLETE_FINAL 1u
-#define STUB_REQUEST_RELEASE_ALL 1u
-
-/* Answer every request (warmup requests included) with an empty successful response. */
-__attribute__((visibility("default"))) TRITONSERVER_Error*
-TRITONBACKEND_ModelInstanceExecute(
-    TRITONBACKEND_ModelInstance* instance, TRITONBACKEND_Request** requests,
-    const uint32_t request_count)
-{
-  (void)instance;
-  for (uint32_t i = 0; i < request_count; ++i) {
-    TRITONBACKEND_Response* response = NULL;
-    TRITONSERVER_Error* err = TRITONBACKEND_ResponseNew(&response, requests[i]);
-    if (err == NULL) {
-      err = TRITONBACKEND_ResponseSend(response, STUB_RESPONSE_COMPLETE_FINAL, NULL);
-    }
-    if (err != NULL) {
-      TRITONSERVER_ErrorDelete(err);
-    }
-    err = TRITONBACKEND_RequestRelease(requests[i], STUB_REQUEST_RELEASE_ALL);
-    if (err != NULL) {
-      TRITONSERVER_ErrorDelete(err);
-    }
-  }
-  return NULL;
-}
-"""
+#: The native stub's C source, shipped next to this module.
+NATIVE_STUB_SOURCE = resources.files("tritonlint.server").joinpath("stub_backend.c")
 
 PYTHON_STUB_SOURCE = '''\
-"""Stand-in for a backend that is not installed: answers every request with an empty success."""
+"""Stand-in for a backend that is not installed (a Python-based backend).
+
+Like the native stub: refuses a model whose model file is missing, as the backends Triton ships
+do, and answers every request with an empty success.
+"""
+
+import json
+import os
 
 import triton_python_backend_utils as pb_utils
+
+DEFAULT_FILES = {
+    "onnxruntime": "model.onnx",
+    "pytorch": "model.pt",
+    "tensorrt": "model.plan",
+    "openvino": "model.xml",
+    "tensorflow": "model.savedmodel",
+}
 
 
 class TritonPythonModel:
     def initialize(self, args):
-        pass
+        config = json.loads(args["model_config"])
+        backend = config.get("backend", "")
+        if backend not in DEFAULT_FILES or config.get("cc_model_filenames"):
+            return
+        wanted = config.get("default_model_filename") or DEFAULT_FILES[backend]
+        if config.get("platform") == "tensorflow_graphdef" and not wanted:
+            wanted = "model.graphdef"
+        path = os.path.join(args["model_repository"], args["model_version"], wanted)
+        if backend == "onnxruntime" and os.path.isdir(path):
+            path = os.path.join(path, "model.onnx")
+        if not os.path.exists(path):
+            if backend == "openvino":
+                raise pb_utils.TritonModelException(
+                    f"unable to find '{path}' for model '{args['model_name']}'"
+                )
+            raise pb_utils.TritonModelException(
+                f"unable to find '{path}' for model instance '{args['model_instance_name']}'"
+            )
 
     def execute(self, requests):
         return [pb_utils.InferenceResponse(output_tensors=[]) for _ in requests]
@@ -133,7 +122,8 @@ def find_compiler() -> str | None:
 
 def native_stub_library(compiler: str | None = None) -> Path:
     """Compile the native stub once per cache (keyed by source hash) and return the library."""
-    digest = hashlib.sha256(NATIVE_STUB_SOURCE.encode()).hexdigest()[:16]
+    source_text = NATIVE_STUB_SOURCE.read_text()
+    digest = hashlib.sha256(source_text.encode()).hexdigest()[:16]
     library = server_cache_dir() / "stubs" / digest / "libtriton_stub.so"
     if library.is_file():
         return library
@@ -143,7 +133,7 @@ def native_stub_library(compiler: str | None = None) -> Path:
     library.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=library.parent, prefix=".build-") as tmp:
         source = Path(tmp, "stub.c")
-        source.write_text(NATIVE_STUB_SOURCE)
+        source.write_text(source_text)
         output = Path(tmp, library.name)
         # The TRITON* symbols stay undefined: the server process provides them at load time.
         command = [compiler, "-shared", "-fPIC", "-O2", "-std=c99", "-o", str(output), str(source)]

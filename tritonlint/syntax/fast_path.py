@@ -11,6 +11,7 @@ with lark itself, whose error recovery reports every problem.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from lark import Lark
@@ -22,6 +23,41 @@ from tritonlint.syntax.cst import Comment, Token
 
 class NotFast(Exception):
     """The input has a syntax error: parse it with lark's error recovery instead."""
+
+
+class _Spliced(list[Any]):
+    """The children of a helper rule (``__start_star_0`` ...), spliced into its parent's."""
+
+
+def _flatten(children: list[Any]) -> list[Any]:
+    if not any(type(child) is _Spliced for child in children):
+        return children
+    flat: list[Any] = []
+    for child in children:
+        if type(child) is _Spliced:
+            flat.extend(child)
+        else:
+            flat.append(child)
+    return flat
+
+
+def _callback(rule: Any, builder: Any) -> Callable[[list[Any]], Any]:
+    """What lark's tree builder does for ``rule``, calling the tree builder's method directly.
+
+    Helper rules that lark generates for repetitions are spliced into their parent; a ``?``
+    rule with one child is that child; otherwise the method named by the rule's alias (or
+    the rule itself) builds the node.
+    """
+    origin = str(rule.origin.name)
+    if origin.startswith("_"):
+        return lambda children: _Spliced(_flatten(children))
+    name = rule.alias or origin
+    method = getattr(builder, name, None) or (
+        lambda children: builder.__default__(name, children, None)
+    )
+    if rule.options.expand1:
+        return lambda children: children[0] if len(children) == 1 else method(_flatten(children))
+    return lambda children: method(_flatten(children))
 
 
 class FastParser:
@@ -37,7 +73,7 @@ class FastParser:
         self._token_re = re.compile(r"\s*(?:" + "|".join(alternatives) + ")")
         self._trailing_space = re.compile(r"\s*\Z")
         table = lark.parser.parser.parser.parse_table
-        callbacks = lark.parser.parser.parser.callbacks
+        callbacks = {rule: _callback(rule, lark.options.transformer) for rule in lark.rules}
         # Plain tables: (True, next state) to shift, (False, (size, goto symbol, callback))
         # to reduce. Plain ``str`` keys hash and compare faster than lark's symbol objects.
         self._states: dict[int, dict[str, tuple[bool, Any]]] = {
