@@ -150,7 +150,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ):
         arguments.insert(0, "check")
     parser = _parser()
-    args = parser.parse_args(arguments)
+    try:
+        args = parser.parse_args(arguments)
+    except SystemExit as done:  # --help, --version, or a usage error already printed
+        return done.code if isinstance(done.code, int) else EXIT_USAGE
     console = Console(highlight=False)
     errors = Console(stderr=True, highlight=False)
     try:

@@ -6,6 +6,7 @@ problem of the file itself, and the later stages see a document without a config
 
 from __future__ import annotations
 
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -46,7 +47,12 @@ class ConfigDocument:
 
 def load_config(path: Path, schema: Schema) -> ConfigDocument:
     try:
-        size = path.stat().st_size
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):
+            return _unreadable(
+                path, "unreadable-path", "not a regular file (a pipe, socket or device?)"
+            )
+        size = status.st_size
         if size > MAX_CONFIG_BYTES:
             return _unreadable(
                 path,

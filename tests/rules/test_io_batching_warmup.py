@@ -6,7 +6,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-
 from helpers import Files, codes, lint, only, position, with_code
 
 Repo = Callable[[Files], Path]
@@ -25,7 +24,7 @@ IO_CASES = [
     # (code, bad config body, (line, column), message fragment, good config body)
     (
         "TL401",
-        'input [ { data_type: TYPE_FP32 dims: [ 3 ] } ]\n',
+        "input [ { data_type: TYPE_FP32 dims: [ 3 ] } ]\n",
         (2, 9),
         "model input must specify 'name' for m",
         'input [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] } ]\n',
@@ -63,7 +62,7 @@ IO_CASES = [
         'input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] reshape { shape: [ ] } } ]\n',
         (2, 62),
         "cannot have empty reshape for non-batching model",
-        'max_batch_size: 4\n'
+        "max_batch_size: 4\n"
         'input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] reshape { shape: [ ] } } ]\n',
     ),
     (
@@ -207,7 +206,9 @@ def _warmup(inputs: str) -> str:
 WARMUP_CASES = [
     (
         "TL801",
-        _warmup('inputs { key: "images" value { data_type: TYPE_FP32 dims: [ 4 ] zero_data: true } }'),
+        _warmup(
+            'inputs { key: "images" value { data_type: TYPE_FP32 dims: [ 4 ] zero_data: true } }'
+        ),
         (3, 16),
         "expected 1 inputs but got 0 inputs for model 'm'. Got input(s) [], but missing required "
         "input(s) ['x']",

@@ -18,6 +18,7 @@ from tritonlint.repository.model import (
     ModelFolder,
     Repository,
     VersionFolder,
+    VersionStatus,
     WalkProblem,
     classify_version,
 )
@@ -77,9 +78,13 @@ def _list(folder: Path, problems: list[WalkProblem]) -> list[Entry]:
 
 
 def _looks_like_model(folder: Path, entries: list[Entry]) -> bool:
+    """A model folder has a config.pbtxt, or plain-number version folders and no models below."""
     if any(e.name == CONFIG_NAME and not e.is_dir for e in entries):
         return True
-    return any(e.is_dir and classify_version(e.name)[1] is not None for e in entries)
+    subfolders = [e for e in entries if e.is_dir]
+    if not any(classify_version(e.name)[0] is VersionStatus.VALID for e in subfolders):
+        return False
+    return not any((folder / e.name / CONFIG_NAME).is_file() for e in subfolders)
 
 
 def read_model(folder: Path, schema: Schema, problems: list[WalkProblem]) -> ModelFolder:
@@ -121,29 +126,35 @@ def read_model(folder: Path, schema: Schema, problems: list[WalkProblem]) -> Mod
     )
 
 
-def _read_repository(
-    root: Path, schema: Schema, targets: set[Path] | None, problems: list[WalkProblem]
-) -> Repository:
+def _read_repository(root: Path, schema: Schema, targets: set[Path] | None) -> Repository:
     """Read every model under ``root``; with ``targets``, the others only if they have a config."""
-    repository = Repository(root=root, problems=problems, whole=targets is None)
+    problems: list[WalkProblem] = []
+    models: list[ModelFolder] = []
+    hidden: list[Path] = []
     for entry in _list(root, problems):
         if not entry.is_dir:
             continue
         folder = root / entry.name
         if entry.name.startswith("."):
-            repository.hidden_folders.append(folder)
+            hidden.append(folder)
             continue
         if targets is not None and folder not in targets and not (folder / CONFIG_NAME).is_file():
             continue
-        repository.models.append(read_model(folder, schema, problems))
-    repository.targets = targets if targets is not None else {m.path for m in repository.models}
-    return repository
+        models.append(read_model(folder, schema, problems))
+    return Repository(
+        root=root,
+        models=models,
+        hidden_folders=hidden,
+        problems=problems,
+        targets=targets if targets is not None else {m.path for m in models},
+        whole=targets is None,
+    )
 
 
-def _standalone(path: Path, schema: Schema, problems: list[WalkProblem]) -> Repository:
+def _standalone(path: Path, schema: Schema) -> Repository:
     """A config file that is not a model folder's config.pbtxt: checked on its own."""
     model = ModelFolder(name=path.parent.name, path=path.parent, config=load_config(path, schema))
-    return Repository(root=None, models=[model], problems=problems, targets={model.path})
+    return Repository(root=None, models=[model], targets={model.path})
 
 
 def walk(paths: Sequence[Path], schema: Schema) -> tuple[list[Repository], list[WalkProblem]]:
@@ -158,7 +169,7 @@ def walk(paths: Sequence[Path], schema: Schema) -> tuple[list[Repository], list[
         path = Path(os.path.abspath(raw))
         problem = _stat_problem(path)
         if problem is not None:
-            unusable.append(problem.model_copy(update={"path": Path(raw)}))
+            unusable.append(problem)
             continue
         if path.is_file():
             if path.name == CONFIG_NAME:
@@ -173,8 +184,8 @@ def walk(paths: Sequence[Path], schema: Schema) -> tuple[list[Repository], list[
             roots[path] = None
     repositories = []
     for root, targets in roots.items():
-        repositories.append(_read_repository(root, schema, targets, []))
-    repositories.extend(_standalone(path, schema, []) for path in standalone)
+        repositories.append(_read_repository(root, schema, targets))
+    repositories.extend(_standalone(path, schema) for path in standalone)
     return repositories, unusable
 
 

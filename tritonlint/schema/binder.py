@@ -47,11 +47,12 @@ def bind(document: Document, config: ProtoMessage) -> BoundConfig:
 def suggestion(name: str, candidates: list[str]) -> str | None:
     """The closest candidate to a misspelt ``name``, if one is close enough."""
     lowered = name.lower()
-    for candidate in candidates:
-        if candidate.lower() == lowered or candidate.endswith("_" + lowered):
+    by_lower = {candidate.lower(): candidate for candidate in candidates}
+    for low, candidate in by_lower.items():
+        if low == lowered or low.endswith("_" + lowered):
             return candidate
-    close = difflib.get_close_matches(lowered, candidates, n=1, cutoff=0.6)
-    return close[0] if close else None
+    close = difflib.get_close_matches(lowered, list(by_lower), n=1, cutoff=0.6)
+    return by_lower[close[0]] if close else None
 
 
 def message_type(descriptor: FieldDescriptor) -> Descriptor:

@@ -153,4 +153,8 @@ def _enum(field: FieldDescriptor, enum: EnumDescriptor, text: str) -> Converted 
         return Converted(value.number)
     if enum.is_closed and number not in enum.values_by_number:
         return Rejected("enum", text)
+    if not -(2**31) <= number < 2**31:
+        return Rejected(
+            "range", f"{text} is out of range for field '{field.name}', an enum (an int32)"
+        )
     return Converted(number)

@@ -297,15 +297,18 @@ def _is_placeholder(path: Path) -> bool:
 # -- files ------------------------------------------------------------------------------------
 
 
-def _copy_tree(source: Path, dest: Path) -> None:
-    """Copy small files, link large ones; never follow a link out of the copy for writing."""
+def _copy_tree(source: Path, dest: Path, seen: frozenset[str] = frozenset()) -> None:
+    """Copy small files and link large ones; linked folders are copied too (never linked, so
+    that nothing written into the copy can reach the user's files), each real folder once."""
+    real = os.path.realpath(source)
     dest.mkdir(parents=True)
-    for root, dirs, files in os.walk(source):
-        rel = Path(root).relative_to(source)
-        for name in dirs:
-            (dest / rel / name).mkdir()
-        for name in files:
-            _copy_file(Path(root, name), dest / rel / name)
+    if real in seen:  # a link back up the tree
+        return
+    for entry in sorted(source.iterdir()):
+        if entry.is_dir():
+            _copy_tree(entry, dest / entry.name, seen | {real})
+        else:
+            _copy_file(entry, dest / entry.name)
 
 
 def _copy_file(src: Path, dst: Path) -> None:

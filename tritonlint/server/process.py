@@ -301,6 +301,7 @@ class TritonServer:
                 return
             client = self.client
             deadline = time.monotonic() + timeout
+            busy: list[dict[str, object]] = []
             for entry in client.index():
                 if entry.get("state") in ("READY", "LOADING"):
                     client.unload(str(entry.get("name")), timeout=timeout)

@@ -190,8 +190,15 @@ def _unpack(wheel: Path, target: Path) -> None:
 
 
 def _install_python_stub(install: TritonInstall) -> None:
-    """Copy the stub for the running Python into the python backend folder (atomically)."""
-    source = install.python_stub()
+    """Copy the stub for the running Python into the python backend folder (atomically).
+
+    Without a stub for this Python (the wheel has 3.8 to 3.13) python models cannot load, but
+    every other model can still be judged, so that is no reason to fail here.
+    """
+    try:
+        source = install.python_stub()
+    except ProvisionError:
+        return
     target = install.python_backend_dir / _PYTHON_STUB_NAME
     if target.is_file() and _same_bytes(source, target):
         return

@@ -153,7 +153,7 @@ check_model_file(TRITONBACKEND_ModelInstance* instance)
   const char* json = NULL;
   size_t json_size = 0;
   char backend[STUB_TEXT], platform[STUB_TEXT], filename[STUB_TEXT];
-  char path[STUB_PATH], inner[STUB_PATH], message[STUB_PATH + STUB_TEXT];
+  char path[STUB_PATH], inner[STUB_PATH + 16], message[STUB_PATH + 2 * STUB_TEXT];
   TRITONSERVER_Error* err = NULL;
   int is_dir = 0;
   int skip = 0;
@@ -183,21 +183,22 @@ check_model_file(TRITONBACKEND_ModelInstance* instance)
     return NULL;
   }
   snprintf(path, sizeof(path), "%s/%llu/%s", location, (unsigned long long)version, wanted);
+  const char* shown = path;
   int found = exists(path, &is_dir);
   if (found && is_dir && strcmp(backend, "onnxruntime") == 0) {
     /* An ONNX model folder holds model.onnx (and its external data). */
     snprintf(inner, sizeof(inner), "%s/model.onnx", path);
     found = exists(inner, &is_dir);
-    if (!found) snprintf(path, sizeof(path), "%s", inner);
+    shown = inner;
   }
   if (found) {
     return NULL;
   }
   if (strcmp(backend, "openvino") == 0) {
-    snprintf(message, sizeof(message), "unable to find '%s' for model '%s'", path, model_name);
+    snprintf(message, sizeof(message), "unable to find '%s' for model '%s'", shown, model_name);
   } else {
     snprintf(
-        message, sizeof(message), "unable to find '%s' for model instance '%s'", path,
+        message, sizeof(message), "unable to find '%s' for model instance '%s'", shown,
         instance_name);
   }
   return TRITONSERVER_ErrorNew(STUB_ERROR_UNAVAILABLE, message);

@@ -3,8 +3,10 @@
 The wheel holds only the python backend. Every other backend a config names (onnxruntime,
 pytorch, tensorrt, tensorflow, openvino, or a custom one such as ``lightseq``) gets a stub, so
 that the real server still runs its whole config validation for the model. A stub answers every
-request, warmup requests included, with an empty successful response. What a stub cannot check:
-the real backend's own auto-complete and the contents of the model file.
+request, warmup requests included, with an empty successful response. For the backends Triton
+ships it also refuses a model whose model file is missing from a version folder, with the
+message those backends use (``unable to find '<path>' for model instance '<instance>'``). What a
+stub cannot check: the real backend's own auto-complete and the contents of the model file.
 
 Two kinds of stub:
 
@@ -13,12 +15,13 @@ Two kinds of stub:
 * python: ``<backend_dir>/<name>/model.py`` with a trivial ``TritonPythonModel`` (a Python-based
   backend). Needs no compiler but starts one Python process per model instance (about 1.4 s).
 
-:func:`build_backend_dir` lays out a temporary backend folder holding the stubs next to (links
-to) the real python backend.
+:func:`build_backend_dir` lays out a temporary backend folder holding the stubs next to (a copy
+of) the real python backend.
 """
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import hashlib
 import os
@@ -29,7 +32,7 @@ from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
-from tritonlint.server.provision import TritonInstall, server_cache_dir
+from tritonlint.server.provision import ProvisionError, TritonInstall, server_cache_dir
 
 #: Backends that Triton knows by name but the wheel does not ship.
 KNOWN_MISSING_BACKENDS = ("onnxruntime", "pytorch", "tensorrt", "tensorflow", "openvino")
@@ -79,9 +82,10 @@ class TritonPythonModel:
         backend = config.get("backend", "")
         if backend not in DEFAULT_FILES or config.get("cc_model_filenames"):
             return
-        wanted = config.get("default_model_filename") or DEFAULT_FILES[backend]
-        if config.get("platform") == "tensorflow_graphdef" and not wanted:
-            wanted = "model.graphdef"
+        default = DEFAULT_FILES[backend]
+        if config.get("platform") == "tensorflow_graphdef":
+            default = "model.graphdef"
+        wanted = config.get("default_model_filename") or default
         path = os.path.join(args["model_repository"], args["model_version"], wanted)
         if backend == "onnxruntime" and os.path.isdir(path):
             path = os.path.join(path, "model.onnx")
@@ -136,7 +140,8 @@ def native_stub_library(compiler: str | None = None) -> Path:
         source.write_text(source_text)
         output = Path(tmp, library.name)
         # The TRITON* symbols stay undefined: the server process provides them at load time.
-        command = [compiler, "-shared", "-fPIC", "-O2", "-std=c99", "-o", str(output), str(source)]
+        command = [compiler, "-shared", "-fPIC", "-O2", "-std=c99", "-Wall", "-Wextra"]
+        command += ["-o", str(output), str(source)]
         result = subprocess.run(command, capture_output=True, text=True, check=False)
         if result.returncode != 0:
             raise StubError(f"compiling the native stub failed: {result.stderr.strip()}")
@@ -159,7 +164,7 @@ def build_backend_dir(
 ) -> Path:
     """Lay out (or extend) a backend directory at ``target`` and return it.
 
-    It holds ``python/`` (links to the real python backend with the stub for the running Python)
+    It holds ``python/`` (the real python backend with the stub for the running Python)
     and one stub per name in ``backends`` plus :data:`KNOWN_MISSING_BACKENDS` (except
     :data:`PLATFORM_NAMES`). Folders that
     already exist are left alone, so a running server's backend directory can be extended.
@@ -173,7 +178,7 @@ def build_backend_dir(
     if stub_python:
         names.add("python")
     elif not (target / "python").exists():
-        _link_python_backend(install, target / "python")
+        _copy_python_backend(install, target / "python")
     for name in sorted(names):
         folder = target / name
         if folder.exists():
@@ -188,12 +193,18 @@ def build_backend_dir(
     return target
 
 
-def _link_python_backend(install: TritonInstall, folder: Path) -> None:
-    folder.mkdir(exist_ok=True)
+def _copy_python_backend(install: TritonInstall, folder: Path) -> None:
+    """The real python backend with the stub for the running Python.
+
+    Copied, not linked: the server refuses a backend library whose real path lies outside the
+    backend directory (``backend library name ... escapes backend directory``).
+    """
+    folder.mkdir()
     for entry in install.python_backend_dir.iterdir():
-        if entry.name != _PYTHON_STUB_NAME and not entry.name.startswith("."):
-            (folder / entry.name).symlink_to(entry)
-    (folder / _PYTHON_STUB_NAME).symlink_to(install.python_stub())
+        if entry.name != _PYTHON_STUB_NAME and entry.is_file() and not entry.name.startswith("."):
+            shutil.copy2(entry, folder / entry.name)
+    with contextlib.suppress(ProvisionError):  # no stub for this Python: python models fail
+        shutil.copy2(install.python_stub(), folder / _PYTHON_STUB_NAME)
 
 
 def _is_plain_name(name: str) -> bool:

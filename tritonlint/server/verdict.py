@@ -1,7 +1,7 @@
-"""Ask the real server, model by model, whether it loads a repository.
+"""Ask the real server, model by model, whether it loads a repository::
 
->>> verdicts = judge_repository(Path("model_repository"))
->>> verdicts["resnet"].loaded, verdicts["resnet"].message
+    verdicts = judge_repository(Path("model_repository"))
+    verdicts["resnet"].loaded, verdicts["resnet"].message
 
 Each repository is staged in a temporary copy (see :mod:`tritonlint.server.prepare`) and served
 by a fresh server of its own; models are loaded one at a time, ensembles after the models they
@@ -35,7 +35,14 @@ _POLL_FAILED_HINT = "failed to poll from model repository"
 
 @dataclass(frozen=True)
 class Verdict:
-    """The server's verdict on one model."""
+    """The server's verdict on one model.
+
+    ``message`` is the server's own words: the load response's error, or for errors found while
+    polling the repository the log's ``Poll failed for model directory`` line (with the
+    libprotobuf parse error appended in parentheses), or the log line that explains a load that
+    would never finish. Paths in it and in ``log_lines`` are the user's, not the staged copy's.
+    ``adjustments`` lists what the staged copy changed for this machine (see ``prepare``).
+    """
 
     model: str
     loaded: bool

@@ -2,21 +2,30 @@
 
 A comment on the same line after a field is that field's trailing comment; other comments
 lead the next field of the same message; what is left at the end of a message (or of the
-file) belongs to that message (or file).
+file) belongs to that message (or file). Comments inside a field but outside its message
+values (between a name and its value, between list elements) stay with the field, in source
+order. The walk uses an explicit stack, so deeply nested input cannot exhaust Python's
+recursion limit.
 """
 
 from __future__ import annotations
 
 from tritonlint.syntax.cst import Comment, Document, Field
 
+#: (the fields of a message, the comments inside it, where the unclaimed ones go)
+_Work = tuple[list[Field], list[Comment], list[Comment]]
+
 
 def attach_comments(document: Document) -> None:
-    leftover = _attach(document.fields, document.comments)
-    document.trailing_comments = leftover
+    document.trailing_comments = []
+    stack: list[_Work] = [(document.fields, document.comments, document.trailing_comments)]
+    while stack:
+        fields, comments, leftover = stack.pop()
+        leftover.extend(_distribute(fields, comments, stack))
 
 
-def _attach(fields: list[Field], comments: list[Comment]) -> list[Comment]:
-    """Distribute ``comments`` (sorted, all inside this container) over ``fields``."""
+def _distribute(fields: list[Field], comments: list[Comment], stack: list[_Work]) -> list[Comment]:
+    """Give ``comments`` (sorted, all inside one message) to ``fields``; return the rest."""
     index = 0
     previous: Field | None = None
     for field in fields:
@@ -35,9 +44,8 @@ def _attach(fields: list[Field], comments: list[Comment]) -> list[Comment]:
         inside_start = index
         while index < len(comments) and comments[index].span.start < end:
             index += 1
-        inside = comments[inside_start:index]
-        if inside:
-            _attach_inside(field, inside)
+        if inside_start < index:
+            _inside_field(field, comments[inside_start:index], stack)
         previous = field
     rest = comments[index:]
     if (
@@ -51,19 +59,16 @@ def _attach(fields: list[Field], comments: list[Comment]) -> list[Comment]:
     return rest
 
 
-def _attach_inside(field: Field, comments: list[Comment]) -> None:
-    messages = list(field.messages())
+def _inside_field(field: Field, comments: list[Comment], stack: list[_Work]) -> None:
+    """Comments within a field's span: into its messages, or kept by the field in order."""
     index = 0
-    for message in messages:
-        before = index
+    for message in field.messages():
+        while index < len(comments) and comments[index].span.start < message.span.start:
+            field.leading_comments.append(comments[index])
+            index += 1
+        within_start = index
         while index < len(comments) and comments[index].span.start < message.span.end:
             index += 1
-        within = [c for c in comments[before:index] if c.span.start > message.span.start]
-        message.inner_comments.extend(_attach(message.fields, within))
-    # Comments inside a scalar list, or between a name and its value, stay with the field.
+        if within_start < index:
+            stack.append((message.fields, comments[within_start:index], message.inner_comments))
     field.leading_comments.extend(comments[index:])
-    field.leading_comments.extend(
-        c
-        for c in comments[:index]
-        if not any(m.span.start < c.span.start < m.span.end for m in messages)
-    )

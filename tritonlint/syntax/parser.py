@@ -339,9 +339,14 @@ class _Recovery:
         return True
 
     def _value_expected(self, parser: Any) -> bool:
+        """Whether the parser waits for a value (after ':' or in a list), not for more text.
+
+        A number is the probe: a string would also be accepted right after another string,
+        which adjacent literals continue.
+        """
         trial = parser.copy(deepcopy_values=False)
         try:
-            trial.feed_token(LarkToken("STRING", '""'))
+            trial.feed_token(LarkToken("DEC_INT", "0"))
         except UnexpectedToken:
             return False
         return True
@@ -372,7 +377,8 @@ class _Recovery:
             accepts = cast(set[str], parser.accepts())
             if "$END" in accepts:
                 return True
-            closers = ("RBRACE", "RANGLE", "RBRACKET", "IDENT")
+            # Close what is open; a field name without a value gets ':' and a missing value.
+            closers = ("RBRACE", "RANGLE", "RBRACKET", "IDENT", "COLON")
             kind = next((k for k in closers if k in accepts), None)
             if kind is None:
                 return False
@@ -396,7 +402,9 @@ def parse(text: str) -> ParseResult:
         _ProblemSink.current = []
     document.comments = comments
     attach_comments(document)
-    problems = sorted([*problems, *token_problems], key=lambda p: p.span.start)
+    # Recovery tries parses that build some nodes twice: keep each problem once.
+    unique = dict.fromkeys([*problems, *token_problems])
+    problems = sorted(unique, key=lambda p: p.span.start)
     # Stray characters are syntax errors like any other for the rules.
     problems = [
         SyntaxProblem(p.message, p.span, p.expected) if p.kind == "unexpected-characters" else p

@@ -1,0 +1,30 @@
+"""Shared fixtures for the unit tests (none of them starts a server)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import Files, make_tree
+
+from tritonlint.schema.releases import Schema, load_schema
+
+
+@pytest.fixture(scope="session")
+def schema() -> Schema:
+    """The newest ModelConfig schema shipped."""
+    return load_schema()
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Callable[[Files], Path]:
+    """Build a model repository under ``tmp_path/models`` from a ``{path: content}`` dict.
+
+    Calling it again writes more files into the same repository.
+    """
+
+    def build(files: Files) -> Path:
+        return make_tree(tmp_path / "models", files)
+
+    return build

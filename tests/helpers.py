@@ -1,0 +1,107 @@
+"""Small helpers shared by the tests: build repositories on disk, lint them, pick findings."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from tritonlint.diagnostics import Diagnostic, Severity
+from tritonlint.linter import LintOptions, LintResult, lint_paths
+
+Files = Mapping[str, str | bytes | None]
+
+
+def make_tree(root: Path, files: Files) -> Path:
+    """Create ``files`` under ``root`` and return ``root``.
+
+    Keys are paths relative to ``root``; a ``str`` value is written as (dedented) UTF-8 text,
+    ``bytes`` as they are, and ``None`` makes an empty folder.
+    """
+    root.mkdir(parents=True, exist_ok=True)
+    for relative, content in files.items():
+        path = root / relative
+        if content is None:
+            path.mkdir(parents=True, exist_ok=True)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
+    return root
+
+
+def lint(*paths: Path, **options: object) -> LintResult:
+    """``lint_paths`` with keyword options (``select=("TL2",)``, ``triton_version="2.51"``)."""
+    return lint_paths(list(paths), LintOptions(**options))  # type: ignore[arg-type]
+
+
+def codes(result: LintResult | Iterable[Diagnostic]) -> list[str]:
+    """The codes of all diagnostics, in report order."""
+    return [d.code for d in _diagnostics(result)]
+
+
+def codes_at(result: LintResult | Iterable[Diagnostic]) -> list[tuple[str, int | None, int | None]]:
+    """``(code, line, column)`` of every diagnostic; line and column are None for a folder."""
+    return [
+        (d.code, d.span.line if d.span else None, d.span.column if d.span else None)
+        for d in _diagnostics(result)
+    ]
+
+
+def with_code(result: LintResult | Iterable[Diagnostic], code: str) -> list[Diagnostic]:
+    """The diagnostics of one code."""
+    return [d for d in _diagnostics(result) if d.code == code]
+
+
+def only(result: LintResult | Iterable[Diagnostic], code: str) -> Diagnostic:
+    """The one diagnostic of ``code``; fails when there is none or more than one."""
+    found = with_code(result, code)
+    assert len(found) == 1, f"expected one {code}, got {codes_at(result)}"
+    return found[0]
+
+
+def position(diagnostic: Diagnostic) -> tuple[int, int] | None:
+    """``(line, column)`` of a diagnostic, or None for a finding about a folder or file."""
+    span = diagnostic.span
+    return (span.line, span.column) if span else None
+
+
+def errors(result: LintResult | Iterable[Diagnostic]) -> list[Diagnostic]:
+    return [d for d in _diagnostics(result) if d.severity is Severity.ERROR]
+
+
+def _diagnostics(result: LintResult | Iterable[Diagnostic]) -> list[Diagnostic]:
+    return list(result.diagnostics if isinstance(result, LintResult) else result)
+
+
+#: A valid ONNX model: the config and the file the backend loads.
+ONNX_MODEL: dict[str, str | bytes | None] = {
+    "config.pbtxt": (
+        'platform: "onnxruntime_onnx"\n'
+        "max_batch_size: 8\n"
+        'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
+        'output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
+    ),
+    "1/model.onnx": b"",
+}
+
+
+def model(name: str, files: Mapping[str, str | bytes | None]) -> dict[str, str | bytes | None]:
+    """``files`` of one model, prefixed with its folder name, for :func:`make_tree`."""
+    return {f"{name}/{path}": content for path, content in files.items()}
+
+
+def locate(text: str, needle: str, nth: int = 1) -> tuple[int, int]:
+    """1-based ``(line, column)`` of the ``nth`` occurrence of ``needle`` in ``text``.
+
+    ``text`` is dedented as :func:`make_tree` writes it, so the position is the one in the file.
+    """
+    text = textwrap.dedent(text).lstrip("\n")
+    index = -1
+    for _ in range(nth):
+        index = text.index(needle, index + 1)
+    line = text.count("\n", 0, index) + 1
+    column = index - (text.rfind("\n", 0, index) + 1) + 1
+    return line, column

@@ -1,0 +1,70 @@
+"""Naming pack: TL201 name-mismatch, TL202 unaddressable-model-name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import ONNX_MODEL, Files, codes, lint, locate, model, only, position
+
+from tritonlint.diagnostics import Severity
+
+Repo = Callable[[Files], Path]
+
+CONFIG = ONNX_MODEL["config.pbtxt"]
+assert isinstance(CONFIG, str)
+
+
+def named(name: str) -> str:
+    return f'name: "{name}"\n{CONFIG}'
+
+
+def test_tl201_name_differs_from_the_folder(repo: Repo) -> None:
+    text = named("resnet")
+    root = repo({**model("resnet50", ONNX_MODEL), "resnet50/config.pbtxt": text})
+    found = only(lint(root), "TL201")
+    assert found.severity is Severity.ERROR
+    assert found.path == root / "resnet50" / "config.pbtxt"
+    assert position(found) == locate(text, '"resnet"')
+    assert found.span is not None and found.span.end_column == 15
+    assert "unexpected directory name 'resnet50' for model 'resnet'" in found.message
+
+
+@pytest.mark.parametrize("text", [named("resnet50"), CONFIG], ids=["same-name", "no-name"])
+def test_tl201_name_equal_to_the_folder_or_left_out(repo: Repo, text: str) -> None:
+    root = repo({**model("resnet50", ONNX_MODEL), "resnet50/config.pbtxt": text})
+    assert "TL201" not in codes(lint(root))
+
+
+def test_tl201_case_matters(repo: Repo) -> None:
+    root = repo({**model("ResNet", ONNX_MODEL), "ResNet/config.pbtxt": named("resnet")})
+    assert "TL201" in codes(lint(root))
+
+
+def test_tl201_loose_config_file_has_no_folder_to_compare_with(tmp_path: Path) -> None:
+    loose = tmp_path / "drafts" / "resnet.pbtxt"
+    loose.parent.mkdir()
+    loose.write_text(named("resnet"), encoding="utf-8")
+    assert codes(lint(loose)) == []
+
+
+def test_tl201_model_folder_given_directly(repo: Repo) -> None:
+    root = repo({**model("a", ONNX_MODEL), "a/config.pbtxt": named("b")})
+    assert [d.code for d in lint(root / "a").diagnostics] == ["TL201"]
+    assert [d.code for d in lint(root / "a" / "config.pbtxt").diagnostics] == ["TL201"]
+
+
+@pytest.mark.parametrize("folder", ["my model", "what?", "rate%", "a#b", 'say"hi"'])
+def test_tl202_name_clients_must_escape(repo: Repo, folder: str) -> None:
+    root = repo(model(folder, ONNX_MODEL))
+    found = only(lint(root), "TL202")
+    assert found.severity is Severity.WARNING
+    assert found.path == root / folder
+    assert found.span is None
+
+
+@pytest.mark.parametrize("folder", ["my_model", "my-model", "resnet50.v2", "Model_1"])
+def test_tl202_plain_names_are_fine(repo: Repo, folder: str) -> None:
+    root = repo(model(folder, ONNX_MODEL))
+    assert "TL202" not in codes(lint(root))

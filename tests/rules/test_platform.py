@@ -1,0 +1,262 @@
+"""Platform/backend pack (TL301-TL307), judged after tritonserver's own auto-completion."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import Files, codes, lint, locate, only, position
+
+from tritonlint.diagnostics import Severity
+
+Repo = Callable[[Files], Path]
+
+IO = (
+    "max_batch_size: 8\n"
+    'input [ { name: "I" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
+    'output [ { name: "O" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
+)
+
+PLATFORM_CODES = {"TL301", "TL302", "TL303", "TL304", "TL305", "TL306", "TL307"}
+
+
+def build(repo: Repo, head: str, version_files: dict[str, str | bytes | None]) -> Path:
+    """A model ``m`` whose config is ``head`` + IO, with ``version_files`` under ``m/1/``."""
+    files: dict[str, str | bytes | None] = {"m/config.pbtxt": head + IO}
+    files.update({f"m/1/{name}": content for name, content in version_files.items()})
+    if not version_files:
+        files["m/1/"] = None
+    return repo(files)
+
+
+def platform_codes(root: Path) -> list[str]:
+    return sorted(code for code in codes(lint(root)) if code in PLATFORM_CODES)
+
+
+# --- TL301 backend-used-as-platform ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("platform", "model_file"),
+    [
+        ("python", None),
+        # The server refuses this too: with a platform given it does not look for model.py
+        # (fixtures/broken/backend_used_as_platform, checked on tritonserver 2.51).
+        ("python", "model.py"),
+        ("onnxruntime", "model.onnx"),
+        ("tensorrt", "model.plan"),
+        ("pytorch", "model.pt"),
+    ],
+)
+def test_tl301_backend_name_in_platform(repo: Repo, platform: str, model_file: str | None) -> None:
+    head = f'platform: "{platform}"\n'
+    root = build(repo, head, {model_file: b""} if model_file else {})
+    found = only(lint(root), "TL301")
+    assert found.severity is Severity.ERROR
+    assert found.path == root / "m" / "config.pbtxt"
+    assert position(found) == locate(head, f'"{platform}"')
+    assert f'write backend: "{platform}"' in found.message
+    assert platform_codes(root) == ["TL301"]
+
+
+def test_tl301_fixed_by_writing_backend(repo: Repo) -> None:
+    root = build(repo, 'backend: "python"\n', {"model.py": ""})
+    assert platform_codes(root) == []
+
+
+# --- TL307 ignored-platform ------------------------------------------------------------------
+
+
+def test_tl307_platform_next_to_a_backend_that_ignores_it(repo: Repo) -> None:
+    # With backend set the server accepts any platform for python: only a warning.
+    head = 'backend: "python"\nplatform: "python"\n'
+    root = build(repo, head, {"model.py": ""})
+    found = only(lint(root), "TL307")
+    assert found.severity is Severity.WARNING
+    assert position(found) == (2, 11)
+    assert platform_codes(root) == ["TL307"]
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        'backend: "python"\n',
+        'platform: "onnxruntime_onnx"\nbackend: "onnxruntime"\n',  # a platform backend uses it
+        'platform: "ensemble"\n',
+    ],
+)
+def test_tl307_no_ignored_platform(repo: Repo, head: str) -> None:
+    root = build(repo, head, {"model.py": "", "model.onnx": b""})
+    assert "TL307" not in codes(lint(root))
+
+
+# --- TL302 platform-used-as-backend ----------------------------------------------------------
+
+
+def test_tl302_platform_name_in_backend(repo: Repo) -> None:
+    head = 'backend: "tensorrt_plan"\n'
+    root = build(repo, head, {"model.plan": b""})
+    found = only(lint(root), "TL302")
+    assert found.severity is Severity.ERROR
+    assert position(found) == locate(head, '"tensorrt_plan"')
+    assert 'backend: "tensorrt"' in found.message
+    assert platform_codes(root) == ["TL302"]
+
+
+@pytest.mark.parametrize("head", ['platform: "tensorrt_plan"\n', 'backend: "tensorrt"\n'])
+def test_tl302_fixed(repo: Repo, head: str) -> None:
+    assert platform_codes(build(repo, head, {"model.plan": b""})) == []
+
+
+def test_tl302_not_with_a_runtime(repo: Repo) -> None:
+    head = 'backend: "tensorrt_plan"\nruntime: "libtriton_tensorrt.so"\n'
+    assert "TL302" not in codes(lint(build(repo, head, {"model.plan": b""})))
+
+
+# --- TL303 unknown-platform -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("platform", "guess"),
+    [
+        ("onnxruntime_onnxx", "onnxruntime_onnx"),
+        ("tensorflow_savedmodel_v2", "tensorflow_savedmodel"),
+        ("onnx", None),
+    ],
+)
+def test_tl303_unknown_platform(repo: Repo, platform: str, guess: str | None) -> None:
+    head = f'platform: "{platform}"\n'
+    root = build(repo, head, {"weights.bin": b""})
+    found = only(lint(root), "TL303")
+    assert found.severity is Severity.ERROR
+    assert position(found) == locate(head, f'"{platform}"')
+    assert f"unexpected platform type '{platform}' for m" in found.message
+    if guess:
+        assert f"did you mean '{guess}'?" in found.message
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        'platform: "onnxruntime_onnx"\n',
+        'platform: "ensemble"\n',
+        'platform: "anything"\nbackend: "python"\n',  # the backend decides
+    ],
+)
+def test_tl303_known_platform_or_backend_given(repo: Repo, head: str) -> None:
+    root = build(repo, head, {"model.onnx": b"", "model.py": ""})
+    assert "TL303" not in codes(lint(root))
+
+
+# --- TL304 platform-backend-mismatch ---------------------------------------------------------
+
+
+def test_tl304_platform_and_backend_disagree(repo: Repo) -> None:
+    head = 'platform: "onnxruntime_onnx"\nbackend: "pytorch"\n'
+    root = build(repo, head, {"model.pt": b""})
+    found = only(lint(root), "TL304")
+    assert found.severity is Severity.ERROR
+    assert position(found) == (1, 11)
+    assert "got:onnxruntime_onnx, pytorch" in found.message
+
+
+def test_tl304_tensorflow_backend_without_platform_or_model_file(repo: Repo) -> None:
+    head = 'backend: "tensorflow"\n'
+    root = build(repo, head, {})
+    found = only(lint(root), "TL304")
+    assert position(found) == locate(head, '"tensorflow"')
+    assert "the tensorflow backend needs a platform" in found.message
+
+
+@pytest.mark.parametrize(
+    ("head", "files"),
+    [
+        ('platform: "onnxruntime_onnx"\nbackend: "onnxruntime"\n', {"model.onnx": b""}),
+        # The platform is derived from the model file of the first version folder.
+        ('backend: "tensorflow"\n', {"model.savedmodel/": None}),
+        ('backend: "tensorflow"\n', {"model.graphdef": b""}),
+        ('backend: "tensorflow"\ndefault_model_filename: "model.savedmodel"\n', {}),
+    ],
+    ids=["agree", "savedmodel-folder", "graphdef-file", "default-model-filename"],
+)
+def test_tl304_pair_agrees_after_completion(
+    repo: Repo, head: str, files: dict[str, str | bytes | None]
+) -> None:
+    assert "TL304" not in codes(lint(build(repo, head, files)))
+
+
+def test_tl304_savedmodel_must_be_a_folder_to_derive_the_platform(repo: Repo) -> None:
+    root = build(repo, 'backend: "tensorflow"\n', {"model.savedmodel": b""})
+    assert "TL304" in codes(lint(root))
+
+
+# --- TL305 undeterminable-backend ------------------------------------------------------------
+
+
+def test_tl305_nothing_tells_the_backend(repo: Repo) -> None:
+    head = 'name: "m"\n'
+    root = build(repo, head, {"weights.bin": b""})
+    found = only(lint(root), "TL305")
+    assert found.severity is Severity.ERROR
+    assert found.path == root / "m" / "config.pbtxt"
+    assert position(found) == (1, 1)
+    assert "set `backend`" in found.message
+
+
+def test_tl305_ensemble_without_its_platform(repo: Repo) -> None:
+    head = (
+        'name: "m"\nensemble_scheduling { step [ { model_name: "x" model_version: -1 '
+        'input_map { key: "a" value: "I" } output_map { key: "b" value: "O" } } ] }\n'
+    )
+    found = only(lint(build(repo, head, {})), "TL305")
+    assert 'an ensemble needs platform: "ensemble"' in found.message
+
+
+@pytest.mark.parametrize(
+    "files",
+    [{"model.py": ""}, {"model.onnx": b""}, {"model.plan": b""}, {"model.xml": b""}],
+)
+def test_tl305_model_file_tells_the_backend(
+    repo: Repo, files: dict[str, str | bytes | None]
+) -> None:
+    assert "TL305" not in codes(lint(build(repo, 'name: "m"\n', files)))
+
+
+def test_tl305_folder_name_tells_a_custom_backend(repo: Repo) -> None:
+    root = repo({"m.identity/config.pbtxt": IO, "m.identity/1/": None})
+    assert "TL305" not in codes(lint(root))
+
+
+# --- TL306 unknown-backend -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("backend", "guess"), [("onnx", None), ("pythn", "python")])
+def test_tl306_backend_triton_does_not_ship(repo: Repo, backend: str, guess: str | None) -> None:
+    head = f'backend: "{backend}"\n'
+    found = only(lint(build(repo, head, {})), "TL306")
+    assert found.severity is Severity.WARNING
+    assert position(found) == locate(head, f'"{backend}"')
+    assert f"libtriton_{backend}.so" in found.message
+    if guess:
+        assert f"did you mean '{guess}'?" in found.message
+
+
+def test_tl306_custom_backend_from_the_folder_name(repo: Repo) -> None:
+    root = repo({"x.mybackend/config.pbtxt": IO, "x.mybackend/1/": None})
+    found = only(lint(root), "TL306")
+    assert found.path == root / "x.mybackend" / "config.pbtxt"
+    assert "backend 'mybackend'" in found.message
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        'backend: "python"\n',
+        'backend: "vllm"\n',
+        'backend: "identity"\n',
+        'backend: "mybackend"\nruntime: "libtriton_mybackend.so"\n',
+    ],
+)
+def test_tl306_shipped_backend_or_explicit_runtime(repo: Repo, head: str) -> None:
+    assert "TL306" not in codes(lint(build(repo, head, {"model.py": ""})))
