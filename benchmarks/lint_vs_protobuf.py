@@ -18,6 +18,7 @@ tritonlint's time over protobuf's: below 1.0 means the whole lint is faster than
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import sys
 import time
@@ -60,10 +61,8 @@ def main() -> int:
 
     def protobuf_parse() -> None:
         for text in texts:
-            try:
+            with contextlib.suppress(text_format.ParseError, ValueError):
                 text_format.Parse(text, schema.new_config())
-            except text_format.ParseError:
-                pass
 
     def tritonlint_lint() -> None:
         lint_paths(files)
