@@ -58,7 +58,7 @@ _TERMINAL_NAMES = {
 }
 
 #: Tokens the recovery may insert, in the order they are tried.
-_INSERTABLE = ("COLON", "COMMA", "RBRACKET", "RBRACE", "RANGLE")
+_INSERTABLE = ("COLON", "RBRACKET", "COMMA", "RBRACE", "RANGLE")
 
 
 @dataclass(frozen=True, slots=True)
