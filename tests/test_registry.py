@@ -167,11 +167,21 @@ def test_every_problem_of_broken_configs_names_a_declared_rule() -> None:
 
 #: Packs whose every rule has a failing and a passing case in tests/rules/test_<pack>.py.
 TESTED_PACKS = ("files", "syntax", "schema", "naming", "layout", "platform", "ensemble")
+#: Packs whose rules are tested together in one file.
+TESTED_TOGETHER = {
+    "io": "io_batching_warmup",
+    "batching": "io_batching_warmup",
+    "warmup": "io_batching_warmup",
+}
 
 
-@pytest.mark.parametrize("pack", TESTED_PACKS)
+@pytest.mark.parametrize("pack", [*TESTED_PACKS, *TESTED_TOGETHER])
 def test_every_rule_of_a_pack_has_tests(pack: str) -> None:
-    tests = (Path(__file__).parent / "rules" / f"test_{pack}.py").read_text(encoding="utf-8")
+    folder = Path(__file__).parent / "rules"
+    names = [f"test_{TESTED_TOGETHER.get(pack, pack)}.py"]
+    if pack == "ensemble":
+        names.append("test_ensemble_across_models.py")
+    tests = "".join((folder / name).read_text(encoding="utf-8") for name in names)
     rules = [rule for rule in RULES if rule.pack == pack]
     assert rules
     assert [rule.code for rule in rules if rule.code not in tests] == []

@@ -288,6 +288,19 @@ def test_tl217_python_model_without_model_py(repo: Repo) -> None:
     assert "TL217" not in codes(lint(root))
 
 
+def test_tl220_custom_backend_file_missing_is_only_a_warning(repo: Repo) -> None:
+    text = 'backend: "fastertransformer"\ndefault_model_filename: "gpt-j-6b"\n'
+    root = repo({"m/config.pbtxt": text, "m/1/": None})
+    result = lint(root)
+    assert "TL217" not in codes(result)
+    found = only(result, "TL220")
+    assert found.severity is Severity.WARNING
+    assert found.path == root / "m" / "1"
+    assert "no 'gpt-j-6b' for the fastertransformer backend (it is empty)" in found.message
+    root = repo({"m/config.pbtxt": text, "m/1/gpt-j-6b/": None})
+    assert "TL220" not in codes(lint(root))
+
+
 # --- TL218 missing-label-file ----------------------------------------------------------------
 
 

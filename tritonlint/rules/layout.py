@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 from tritonlint.diagnostics import Severity
 from tritonlint.repository.autofill import ENSEMBLE, PLATFORMS
@@ -280,21 +281,61 @@ def specific_version_missing(ctx: ModelContext) -> Iterator[Finding]:
             )
 
 
-def _expected_model_file(ctx: ModelContext) -> tuple[str, bool | None] | None:
-    """The entry each served version folder must hold, and whether it must be a folder."""
+@dataclass(frozen=True)
+class _ExpectedFile:
+    name: str
+    #: True: must be a folder; False: must be a file; None: either.
+    folder: bool | None
+    #: True for Triton's own backends, which refuse the model without it.
+    builtin: bool
+
+
+def _expected_model_file(ctx: ModelContext) -> _ExpectedFile | None:
+    """The entry each served version folder must hold."""
     completed = ctx.completed
     config = ctx.config
     if completed.platform == ENSEMBLE or completed.undeterminable:
         return None
     filename = completed.default_model_filename
     if completed.platform == "tensorflow_savedmodel":
-        return filename, True
+        return _ExpectedFile(filename, True, builtin=True)
     if completed.backend == "onnxruntime":
-        return filename, None
+        return _ExpectedFile(filename, None, builtin=True)
     if completed.platform in PLATFORMS or completed.backend in ("python", "openvino"):
-        return filename, False
-    explicit = config is not None and config.default_model_filename
-    return (filename, None) if explicit else None
+        return _ExpectedFile(filename, False, builtin=True)
+    if config is not None and config.default_model_filename:
+        return _ExpectedFile(filename, None, builtin=False)
+    return None
+
+
+def _missing_model_files(ctx: ModelContext, *, builtin: bool) -> Iterator[Finding]:
+    if not ctx.in_repository:
+        return
+    document = ctx.model.config
+    if document is not None and ctx.config is None:
+        return  # the config has errors; what it asks for is uncertain
+    expected = _expected_model_file(ctx)
+    if expected is None or expected.builtin != builtin:
+        return
+    config = ctx.config
+    alternatives = set(config.cc_model_filenames.values()) if config is not None else set()
+    for version in selected_versions(ctx.model, config):
+        entry = version.entry(expected.name)
+        if entry is not None and expected.folder in (None, entry.is_dir):
+            continue
+        if any(version.entry(name) for name in alternatives):
+            continue
+        if entry is not None:
+            kind = "folder" if expected.folder else "file"
+            problem = f"'{expected.name}' in version {version.name} must be a {kind}"
+        else:
+            others = [e.name for e in version.entries if not e.name.startswith(".")]
+            found = f" (it holds: {', '.join(others[:5])})" if others else " (it is empty)"
+            problem = (
+                f"version {version.name} has no '{expected.name}' for the "
+                f"{ctx.completed.backend} backend{found}"
+            )
+        yield ctx.about(version.path, problem)
 
 
 @rule(
@@ -303,11 +344,12 @@ def _expected_model_file(ctx: ModelContext) -> tuple[str, bool | None] | None:
     Severity.ERROR,
     summary="a served version folder lacks the model file its backend loads",
     explanation="""
-    Each backend loads one file (or folder) from each version folder: `model.plan`
-    (TensorRT), `model.onnx` (ONNX Runtime; a file or a folder), `model.pt` (PyTorch),
-    `model.savedmodel/` (a folder, TensorFlow SavedModel), `model.graphdef`, `model.xml`
-    (OpenVINO), `model.py` (Python), or whatever `default_model_filename` names. Weights
-    that are git-ignored are the usual reason they are missing.
+    Each of Triton's backends loads one file (or folder) from each version folder:
+    `model.plan` (TensorRT), `model.onnx` (ONNX Runtime; a file or a folder), `model.pt`
+    (PyTorch), `model.savedmodel/` (a folder, TensorFlow SavedModel), `model.graphdef`,
+    `model.xml` (OpenVINO), `model.py` (Python), or whatever `default_model_filename` names.
+    Weights that are git-ignored are the usual reason they are missing. (For custom
+    backends see TL220.)
     """,
     bad="""
     model_repository/yolox/1/yolox.onnx      # the backend looks for 1/model.onnx
@@ -320,34 +362,30 @@ def _expected_model_file(ctx: ModelContext) -> tuple[str, bool | None] | None:
     server_message="unable to find '{path}' for model instance '{instance}'",
 )
 def missing_model_file(ctx: ModelContext) -> Iterator[Finding]:
-    if not ctx.in_repository:
-        return
-    document = ctx.model.config
-    if document is not None and ctx.config is None:
-        return  # the config has errors; what it asks for is uncertain
-    expected = _expected_model_file(ctx)
-    if expected is None:
-        return
-    filename, must_be_dir = expected
-    config = ctx.config
-    alternatives = set(config.cc_model_filenames.values()) if config is not None else set()
-    for version in selected_versions(ctx.model, config):
-        entry = version.entry(filename)
-        if entry is not None and (must_be_dir is None or entry.is_dir == must_be_dir):
-            continue
-        if any(version.entry(name) for name in alternatives):
-            continue
-        kind = "folder" if must_be_dir else "file"
-        if entry is not None:
-            problem = f"'{filename}' in version {version.name} must be a {kind}"
-        else:
-            others = [e.name for e in version.entries if not e.name.startswith(".")]
-            found = f" (it holds: {', '.join(others[:5])})" if others else " (it is empty)"
-            problem = (
-                f"version {version.name} has no '{filename}' for the {ctx.completed.backend} "
-                f"backend{found}"
-            )
-        yield ctx.about(version.path, problem)
+    yield from _missing_model_files(ctx, builtin=True)
+
+
+@rule(
+    "TL220",
+    "custom-model-file-missing",
+    Severity.WARNING,
+    summary="a custom backend's `default_model_filename` is not in a served version folder",
+    explanation="""
+    A custom backend decides for itself which files it reads (some take a folder or a
+    checkpoint name from `parameters`), so a missing `default_model_filename` is not
+    necessarily a mistake; but when the backend does read that file, the load fails.
+    """,
+    bad="""
+    backend: "fastertransformer"
+    default_model_filename: "gpt-j-6b"     # 1/gpt-j-6b does not exist
+    """,
+    good="""
+    backend: "fastertransformer"
+    default_model_filename: "gpt-j-6b"     # 1/gpt-j-6b/ holds the checkpoint
+    """,
+)
+def custom_model_file_missing(ctx: ModelContext) -> Iterator[Finding]:
+    yield from _missing_model_files(ctx, builtin=False)
 
 
 @rule(

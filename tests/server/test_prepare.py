@@ -1,0 +1,184 @@
+"""Unit tests of the harness pieces that need no server."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tritonlint.server import logs
+from tritonlint.server.ports import free_ports, port_in_use
+from tritonlint.server.prepare import (
+    ADJUST_GPUS,
+    ADJUST_KIND_GPU,
+    ADJUST_NATIVE,
+    TRIVIAL_PYTHON_MODEL,
+    PythonPlaceholders,
+    load_order,
+    rewrite_for_cpu,
+    scan_model,
+    server_version,
+    stage_repository,
+)
+
+POLL_LOG = [
+    'I1122 23:00:23.651323 4457 model_lifecycle.cc:472] "loading: onx:1"',
+    "[libprotobuf ERROR /tmp/build/protobuf/src/google/protobuf/text_format.cc:337] Error parsing"
+    ' text-format inference.ModelConfig: 3:45: Message type "inference.ModelInput" has no field'
+    ' named "dim".',
+    'E1122 23:00:23.655643 4457 model_repository_manager.cc:1460] "Poll failed for model'
+    " directory 'bad': failed to read text proto from /m/bad/config.pbtxt\"",
+]
+
+
+def test_rewrite_for_cpu_keeps_lines_and_columns() -> None:
+    text = (
+        "instance_group [\n"
+        "  { kind: KIND_GPU, gpus: [ 0,\n 1 ], count: 2 },\n"
+        "  { kind: KIND_GPU gpus: 3 }\n"
+        "]\n"
+    )
+    rewritten, notes = rewrite_for_cpu(text)
+    assert notes == [ADJUST_KIND_GPU, ADJUST_GPUS]
+    assert "KIND_GPU" not in rewritten and "gpus" not in rewritten
+    assert [len(line) for line in rewritten.splitlines()] == [
+        len(line) for line in text.splitlines()
+    ]
+    assert rewritten.index("count: 2") == text.index("count: 2")
+
+
+def test_rewrite_for_cpu_leaves_cpu_configs_alone() -> None:
+    text = "instance_group [ { kind: KIND_CPU } ]\n"
+    assert rewrite_for_cpu(text) == (text, [])
+
+
+@pytest.mark.parametrize(
+    ("name", "version"),
+    [
+        ("1", 1),
+        ("0", 0),
+        ("12", 12),
+        ("1.0", 1),
+        ("2_old", 2),
+        ("01", None),
+        ("v1", None),
+        ("warmup", None),
+        ("configs", None),
+        (".ipynb_checkpoints", None),
+    ],
+)
+def test_server_version_reads_folder_names_like_the_server(name: str, version: int | None) -> None:
+    assert server_version(name) == version
+
+
+def _model(root: Path, name: str, config: str, *files: str) -> Path:
+    folder = root / name
+    folder.mkdir(parents=True)
+    (folder / "config.pbtxt").write_text(config)
+    for file in files:
+        (folder / file).parent.mkdir(parents=True, exist_ok=True)
+        (folder / file).write_text("")
+    return folder
+
+
+def test_scan_model_ignores_comments(tmp_path: Path) -> None:
+    folder = _model(
+        tmp_path,
+        "m",
+        '# backend: "onnxruntime"\nplatform: "ensemble" # "#"\n'
+        'ensemble_scheduling { step [ { model_name: "a" }, { model_name: "b" } ] }\n',
+    )
+    model = scan_model(folder)
+    assert model.backend is None
+    assert model.is_ensemble
+    assert model.composing == ("a", "b")
+
+
+def test_load_order_puts_ensembles_after_what_they_use(tmp_path: Path) -> None:
+    _model(tmp_path, "outer", 'platform: "ensemble"\nstep [{ model_name: "inner" }]\n')
+    _model(tmp_path, "inner", 'platform: "ensemble"\nstep [{ model_name: "z_model" }]\n')
+    _model(tmp_path, "z_model", 'backend: "python"\n')
+    _model(tmp_path, "a_model", 'platform: "onnxruntime_onnx"\n')
+    models = {path.name: scan_model(path) for path in tmp_path.iterdir()}
+    assert load_order(models) == ["a_model", "z_model", "inner", "outer"]
+
+
+def test_staging_never_changes_the_source(tmp_path: Path) -> None:
+    source = tmp_path / "repo"
+    _model(source, "gpu", 'backend: "python"\ninstance_group [{ kind: KIND_GPU }]\n', "1/model.py")
+    before = {p: p.read_bytes() for p in source.rglob("*") if p.is_file()}
+    staged = stage_repository(
+        source,
+        tmp_path / "staged",
+        cpu_only=True,
+        python_placeholders=PythonPlaceholders.TRIVIAL,
+    )
+    assert {p: p.read_bytes() for p in source.rglob("*") if p.is_file()} == before
+    gpu = staged.models["gpu"]
+    assert (gpu.path / "config.pbtxt").read_text().count("KIND_CPU") == 1
+    assert (gpu.path / "1" / "model.py").read_text() == TRIVIAL_PYTHON_MODEL
+    assert ADJUST_KIND_GPU in gpu.adjustments
+    assert staged.to_source_paths(f"{gpu.path}/1/model.py") == f"{source.resolve()}/gpu/1/model.py"
+
+
+def test_native_placeholders_only_when_every_model_file_is_there(tmp_path: Path) -> None:
+    source = tmp_path / "repo"
+    _model(source, "complete", 'backend: "python"\n', "1/model.py", "2/model.py")
+    _model(source, "incomplete", 'backend: "python"\n', "1/model.py", "2/.gitkeep")
+    _model(source, "real", 'backend: "python"\n', "1/model.py")
+    (source / "real" / "1" / "model.py").write_text("class TritonPythonModel: ...\n")
+    library = tmp_path / "libtriton_stub.so"
+    library.write_bytes(b"\x7fELF")
+    staged = stage_repository(
+        source,
+        tmp_path / "staged",
+        cpu_only=False,
+        python_placeholders=PythonPlaceholders.NATIVE,
+        native_python_library=library,
+    )
+    models = staged.models
+    assert (models["complete"].path / "libtriton_python.so").is_file()
+    assert models["complete"].adjustments == [ADJUST_NATIVE]
+    # 2/ has no model.py: the real python backend must refuse it, so no stub for this model.
+    assert not (models["incomplete"].path / "libtriton_python.so").exists()
+    assert not (models["real"].path / "libtriton_python.so").exists()
+    assert models["real"].adjustments == []
+
+
+def test_poll_failure_pairs_the_parse_error_with_the_poll_line() -> None:
+    assert logs.poll_failure("bad", POLL_LOG) == (
+        "Poll failed for model directory 'bad': failed to read text proto from"
+        " /m/bad/config.pbtxt (Error parsing text-format inference.ModelConfig: 3:45: Message"
+        ' type "inference.ModelInput" has no field named "dim".)'
+    )
+    assert logs.poll_failure("other", POLL_LOG) is None
+
+
+def test_strip_prefix_unquotes_triton_messages() -> None:
+    assert logs.strip_prefix(POLL_LOG[0]) == "loading: onx:1"
+    assert logs.hang_reason([f"I1122 1.2 3 pb_stub.cc:2105]  {logs.PYTHON_MODEL_FILE_MISSING}"])
+
+
+def test_free_ports_are_distinct_and_free() -> None:
+    ports = free_ports(3)
+    assert len(set(ports)) == 3
+    assert not any(port_in_use(port) for port in ports)
+
+
+def test_staging_copies_linked_folders_and_stops_at_loops(tmp_path: Path) -> None:
+    elsewhere = _model(tmp_path / "elsewhere", "linked", 'backend: "python"\n', "1/model.py")
+    repository = tmp_path / "repo"
+    repository.mkdir()
+    (repository / "linked").symlink_to(elsewhere)
+    (elsewhere / "loop").symlink_to(repository)
+    staged = stage_repository(
+        repository,
+        tmp_path / "staged",
+        cpu_only=True,
+        python_placeholders=PythonPlaceholders.TRIVIAL,
+    )
+    copy = staged.models["linked"].path
+    assert not copy.is_symlink()
+    assert (copy / "1" / "model.py").read_text() == TRIVIAL_PYTHON_MODEL
+    assert (elsewhere / "1" / "model.py").read_text() == ""  # written in the copy only
+    assert not (elsewhere / "1" / "__pycache__").exists()
