@@ -74,12 +74,40 @@ _BY_CODE: dict[str, Rule] = {}
 _BY_NAME: dict[str, Rule] = {}
 
 
-def _register(rule: Rule) -> Rule:
+def _documented(
+    code: str,
+    name: str,
+    severity: Severity,
+    pack: str,
+    text: tuple[str, str, str, str],
+    server_message: str | None,
+    check: Check | None = None,
+    repository_check: RepositoryCheck | None = None,
+) -> Rule:
+    """A rule with its documentation (summary, explanation, bad and good examples) dedented."""
+    summary, explanation, bad, good = text
+    rule = Rule(
+        code,
+        name,
+        severity,
+        pack,
+        summary,
+        inspect.cleandoc(explanation),
+        inspect.cleandoc(bad),
+        inspect.cleandoc(good),
+        server_message,
+        check,
+        repository_check,
+    )
     if rule.code in _BY_CODE or rule.name in _BY_NAME:
         raise ValueError(f"rule {rule.code} {rule.name} is registered twice")
     _BY_CODE[rule.code] = rule
     _BY_NAME[rule.name] = rule
     return rule
+
+
+def _pack_of(check: Callable[..., object]) -> str:
+    return check.__module__.rsplit(".", 1)[-1]
 
 
 def declare(
@@ -95,18 +123,8 @@ def declare(
     server_message: str | None = None,
 ) -> Rule:
     """Register a rule whose findings a pipeline stage (syntax, schema, walker) reports."""
-    return _register(
-        Rule(
-            code,
-            name,
-            severity,
-            pack,
-            summary,
-            inspect.cleandoc(explanation),
-            inspect.cleandoc(bad),
-            inspect.cleandoc(good),
-            server_message,
-        )
+    return _documented(
+        code, name, severity, pack, (summary, explanation, bad, good), server_message
     )
 
 
@@ -124,21 +142,8 @@ def rule(
     """Register a check function as a rule; its pack is the module it is defined in."""
 
     def register(check: Check) -> Check:
-        pack = check.__module__.rsplit(".", 1)[-1]
-        _register(
-            Rule(
-                code,
-                name,
-                severity,
-                pack,
-                summary,
-                inspect.cleandoc(explanation),
-                inspect.cleandoc(bad),
-                inspect.cleandoc(good),
-                server_message,
-                check,
-            )
-        )
+        text = (summary, explanation, bad, good)
+        _documented(code, name, severity, _pack_of(check), text, server_message, check=check)
         return check
 
     return register
@@ -158,20 +163,9 @@ def repository_rule(
     """Register a check that looks at a repository as a whole, not at one model."""
 
     def register(check: RepositoryCheck) -> RepositoryCheck:
-        pack = check.__module__.rsplit(".", 1)[-1]
-        _register(
-            Rule(
-                code,
-                name,
-                severity,
-                pack,
-                summary,
-                inspect.cleandoc(explanation),
-                inspect.cleandoc(bad),
-                inspect.cleandoc(good),
-                server_message,
-                repository_check=check,
-            )
+        text = (summary, explanation, bad, good)
+        _documented(
+            code, name, severity, _pack_of(check), text, server_message, repository_check=check
         )
         return check
 
