@@ -83,6 +83,7 @@ ONNX_MODEL: dict[str, str | bytes | None] = {
         "max_batch_size: 8\n"
         'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
         'output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
+        "dynamic_batching { }\n"
     ),
     "1/model.onnx": b"",
 }

@@ -221,7 +221,7 @@ def test_triton_version_selects_the_schema(
     assert run_json(["models/good"], capsys) == (0, [])
     status, findings = run_json(["models/good", "--triton-version", "2.51"], capsys)
     assert status == 1
-    assert [(f["code"], f["line"], f["column"]) for f in findings] == [("TL101", 5, 1)]
+    assert [(f["code"], f["line"], f["column"]) for f in findings] == [("TL101", 6, 1)]
     assert run_json(["models/good", "--triton-version", "2.51.0"], capsys)[0] == 1
 
 

@@ -169,18 +169,23 @@ def test_every_problem_of_broken_configs_names_a_declared_rule() -> None:
 TESTED_PACKS = ("files", "syntax", "schema", "naming", "layout", "platform", "ensemble")
 #: Packs whose rules are tested together in one file.
 TESTED_TOGETHER = {
-    "io": "io_batching_warmup",
-    "batching": "io_batching_warmup",
-    "warmup": "io_batching_warmup",
+    "io": ("io_batching_warmup", "server_checks"),
+    "batching": ("io_batching_warmup", "server_checks"),
+    "warmup": ("io_batching_warmup", "server_checks"),
+    "instances": ("server_checks",),
+    "sequence": ("server_checks",),
+    "misc": ("server_checks",),
+    "backends": ("server_checks",),
+    "batch_io": ("server_checks",),
 }
 
 
 @pytest.mark.parametrize("pack", [*TESTED_PACKS, *TESTED_TOGETHER])
 def test_every_rule_of_a_pack_has_tests(pack: str) -> None:
     folder = Path(__file__).parent / "rules"
-    names = [f"test_{TESTED_TOGETHER.get(pack, pack)}.py"]
+    names = [f"test_{name}.py" for name in TESTED_TOGETHER.get(pack, (pack,))]
     if pack == "ensemble":
-        names.append("test_ensemble_across_models.py")
+        names += ["test_ensemble_across_models.py", "test_server_checks.py"]
     tests = "".join((folder / name).read_text(encoding="utf-8") for name in names)
     rules = [rule for rule in RULES if rule.pack == pack]
     assert rules

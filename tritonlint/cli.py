@@ -21,9 +21,11 @@ from tritonlint import __version__
 from tritonlint.diagnostics import Severity
 from tritonlint.linter import LintOptions, lint_paths
 from tritonlint.report.json_report import render_json
+from tritonlint.report.paths import display_path
 from tritonlint.report.text_report import render_text
 from tritonlint.rules.registry import Rule, all_rules, by_code
-from tritonlint.schema.releases import available_releases, resolve_release
+from tritonlint.schema.releases import covered_releases, resolve_release
+from tritonlint.settings import Settings, SettingsError, load_settings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 _COMMANDS = ("check", "rules", "explain")
@@ -68,8 +70,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--triton-version",
         metavar="X.Y.Z",
-        help=f"the Triton release the repository targets ({', '.join(available_releases())}; "
-        "default: the newest)",
+        help=f"the Triton release the repository targets: {covered_releases()}; e.g. 2.51, "
+        "2.51.0 or 24.10 (default: triton-version in .tritonlint.toml or [tool.tritonlint] of "
+        "pyproject.toml, else the newest)",
     )
 
     commands.add_parser("rules", help="list every rule")
@@ -80,7 +83,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def _check(args: argparse.Namespace, console: Console) -> int:
     try:
-        release = resolve_release(args.triton_version)
+        settings = load_settings(args.paths[0])
+    except SettingsError as error:
+        raise UsageError(str(error)) from None
+    _warn_unapplied(settings)
+    try:
+        requested = args.triton_version
+        release = resolve_release(settings.triton_version if requested is None else requested)
     except ValueError as error:
         raise UsageError(str(error)) from None
     options = LintOptions(
@@ -95,6 +104,19 @@ def _check(args: argparse.Namespace, console: Console) -> int:
         render_text(result.diagnostics, result.models_checked, console)
     has_error = any(d.severity is Severity.ERROR for d in result.diagnostics)
     return EXIT_FINDINGS if has_error else EXIT_CLEAN
+
+
+def _warn_unapplied(settings: Settings) -> None:
+    """Say which keys of the settings file are checked but have no effect yet."""
+    unapplied = [key for key in settings.given if key != "triton-version"]
+    if unapplied and settings.path is not None:
+        Console(stderr=True, highlight=False).print(
+            f"tritonlint: warning: {display_path(settings.path)}: {', '.join(unapplied)} "
+            f"{'is' if len(unapplied) == 1 else 'are'} checked but not applied yet "
+            "(only triton-version is)",
+            style="yellow",
+            markup=False,
+        )
 
 
 def _rules(console: Console) -> int:
@@ -130,6 +152,12 @@ def rule_markdown(rule: Rule) -> str:
     ]
     if rule.server_message:
         lines += ["", "tritonserver's message:", "", "```", rule.server_message, "```"]
+    if rule.backend_check:
+        lines += [
+            "",
+            "The backend makes this check, not the server's core: only a server running the "
+            "real backend (the smoke stage) confirms it.",
+        ]
     return "\n".join(lines)
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from google.protobuf.message import Message
 
 from tritonlint.schema.binder import BoundConfig, bind
-from tritonlint.schema.releases import Schema
+from tritonlint.schema.releases import Schema, load_schema
 from tritonlint.span import Span
 from tritonlint.syntax.parser import ParseResult, parse
 
@@ -38,11 +38,29 @@ class ConfigDocument:
     syntax: ParseResult | None = None
     bound: BoundConfig | None = None
     problems: list[FileProblem] = field(default_factory=list)
+    _newest: Message | None = None
 
     @property
     def config(self) -> Message | None:
-        """The bound ModelConfig, or None when the file could not be read."""
-        return self.bound.message if self.bound else None
+        """The bound ModelConfig in the newest schema, or None when the file could not be read.
+
+        The file is bound with the schema of the release it targets (so that fields that
+        release lacks are reported); rules read it through the newest schema, whose fields
+        are a superset, so that no rule has to know which release has which field. Field
+        numbers never change between releases, so the wire format carries the values over.
+        """
+        if self.bound is None:
+            return None
+        if self._newest is None:
+            message = self.bound.message
+            newest = load_schema()
+            if message.DESCRIPTOR.full_name == newest.model_config.full_name and (
+                message.DESCRIPTOR.file.pool is newest.model_config.file.pool
+            ):
+                self._newest = message
+            else:
+                self._newest = newest.message_class.FromString(message.SerializeToString())
+        return self._newest
 
 
 def load_config(path: Path, schema: Schema) -> ConfigDocument:

@@ -21,6 +21,7 @@ backend: "python"
 max_batch_size: 8
 input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
 output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 4, 4 ] } ]
+dynamic_batching { }
 """
 
 CLF = """\
@@ -28,6 +29,7 @@ platform: "onnxruntime_onnx"
 max_batch_size: 8
 input [ { name: "x" data_type: TYPE_FP32 dims: [ 3, 4, 4 ] } ]
 output [ { name: "y" data_type: TYPE_FP32 dims: [ 10 ] } ]
+dynamic_batching { }
 """
 
 PIPE = """\
@@ -375,6 +377,7 @@ backend: "python"
 max_batch_size: 8
 input [ { name: "IN" data_type: TYPE_FP32 dims: [ 4 ] } ]
 output [ { name: "OUT" data_type: TYPE_FP32 dims: [ 4 ] } ]
+dynamic_batching { }
 """
 
 

@@ -251,4 +251,4 @@ def test_warmup_sample_that_feeds_its_inputs_passes(repo: Repo) -> None:
         'inputs { key: "x" value { data_type: TYPE_FP32 dims: [ 4 ] input_data_file: "x.bin" } }'
     )
     result = lint(repo(_pytorch(good, {"m/warmup/x.bin": b"\0" * 16})))
-    assert [c for c in codes(result) if c.startswith("TL8")] == []
+    assert [c for c in codes(result) if c.startswith("TL80")] == []

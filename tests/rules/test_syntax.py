@@ -32,7 +32,9 @@ def test_tl010_every_syntax_error_of_a_file_is_reported(repo: Repo) -> None:
 
 
 def test_tl010_fixed_file_has_no_syntax_error(repo: Repo) -> None:
-    fixed = BROKEN.replace("data_type TYPE_FP32", "data_type: TYPE_FP32") + "]\n"
+    fixed = (
+        BROKEN.replace("data_type TYPE_FP32", "data_type: TYPE_FP32") + "]\ndynamic_batching { }\n"
+    )
     root = repo({**model("m", ONNX_MODEL), "m/config.pbtxt": fixed})
     assert codes(lint(root)) == []
 
@@ -50,6 +52,7 @@ backend: "python"
 max_batch_size: ${triton_max_batch_size}
 input [ { name: "I" data_type: TYPE_FP32 dims: [ 16 ] } ]
 output [ { name: "O" data_type: TYPE_FP32 dims: [ 16 ] } ]
+dynamic_batching { }
 """
 
 

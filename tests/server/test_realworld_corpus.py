@@ -119,10 +119,18 @@ def test_server_judges_every_model(corpus_run: CorpusRun, realworld: Path) -> No
 
 def test_linter_reports_no_error_for_models_the_server_loads(corpus_run: CorpusRun) -> None:
     from tritonlint.linter import lint_paths
+    from tritonlint.rules.registry import all_rules
 
+    # Backend checks cannot be confirmed here: every backend but python is a stand-in, and
+    # python models with placeholder files are served by the stand-in too.
+    backend_checks = {rule.code for rule in all_rules() if rule.backend_check}
     groups = sorted(corpus_run.verdicts)
     result = lint_paths(groups)
-    errors = [d for d in result.diagnostics if d.severity.value == "error"]
+    errors = [
+        d
+        for d in result.diagnostics
+        if d.severity.value == "error" and d.code not in backend_checks
+    ]
     disagreements = []
     for group, models in corpus_run.verdicts.items():
         for name, verdict in models.items():

@@ -163,3 +163,127 @@ def preserve_ordering_conflict(ctx: ModelContext) -> Iterator[Finding]:
                 ("dynamic_batching", "priority_queue_policy", level, "value", "timeout_action"),
                 f"{delaying}true for {ctx.name}",
             )
+
+
+@rule(
+    "TL505",
+    "batching-without-batcher",
+    Severity.WARNING,
+    summary="a batching model (max_batch_size > 0) without a dynamic or sequence batcher",
+    explanation="""
+    `max_batch_size` says the model *accepts* batches; without `dynamic_batching` (or
+    `sequence_batching`) the server never forms them, and each request runs alone. Add
+    `dynamic_batching { }` unless clients always send full batches themselves.
+    """,
+    bad="""
+    max_batch_size: 32
+    """,
+    good="""
+    max_batch_size: 32
+    dynamic_batching { max_queue_delay_microseconds: 100 }
+    """,
+)
+def batching_without_batcher(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or config.max_batch_size <= 0 or config.platform == "ensemble":
+        return
+    if config.WhichOneof("scheduling_choice") is None:
+        yield ctx.at(
+            ("max_batch_size",),
+            f"max_batch_size is {config.max_batch_size} but no dynamic_batching: the server never "
+            "combines requests into batches",
+        )
+
+
+@rule(
+    "TL506",
+    "batcher-without-batching",
+    Severity.WARNING,
+    summary="`dynamic_batching` on a model whose max_batch_size is 0 or not given",
+    explanation="""
+    With `max_batch_size` 0 (which is also what an absent max_batch_size means, unless the
+    backend's auto-complete sets one from the model) the model takes no batch dimension and
+    the dynamic batcher has nothing to batch. Set max_batch_size explicitly.
+    """,
+    bad="""
+    dynamic_batching { }
+    """,
+    good="""
+    max_batch_size: 16
+    dynamic_batching { }
+    """,
+)
+def batcher_without_batching(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or not config.HasField("dynamic_batching") or config.max_batch_size != 0:
+        return
+    given = "is 0" if ctx.located(("max_batch_size",)) else "is not given"
+    yield ctx.at(
+        ("dynamic_batching",),
+        f"dynamic_batching has no effect: max_batch_size {given}",
+        part="name",
+    )
+
+
+@rule(
+    "TL507",
+    "preferred-batch-sizes-unordered",
+    Severity.WARNING,
+    summary="preferred batch sizes out of order or repeated",
+    explanation="""
+    The dynamic batcher treats `preferred_batch_size` as a set; repeats are dropped and the
+    order means nothing, so an unsorted or repeated list usually hides a typo.
+    """,
+    bad="""
+    dynamic_batching { preferred_batch_size: [ 8, 4, 8 ] }
+    """,
+    good="""
+    dynamic_batching { preferred_batch_size: [ 4, 8 ] }
+    """,
+)
+def preferred_batch_sizes_unordered(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or not config.HasField("dynamic_batching"):
+        return
+    sizes = list(config.dynamic_batching.preferred_batch_size)
+    if sizes != sorted(set(sizes)):
+        yield ctx.at(
+            ("dynamic_batching", "preferred_batch_size"),
+            f"preferred_batch_size {sizes} is not sorted or repeats a size (the batcher uses "
+            f"{sorted(set(sizes))})",
+        )
+
+
+@rule(
+    "TL508",
+    "priority-settings-ignored",
+    Severity.WARNING,
+    summary="a default priority level or priority queue policy without priority_levels",
+    explanation="""
+    `default_priority_level` and `priority_queue_policy` only apply when `priority_levels`
+    is set; otherwise the server ignores them without a word.
+    """,
+    bad="""
+    dynamic_batching { default_priority_level: 1 }
+    """,
+    good="""
+    dynamic_batching { priority_levels: 2 default_priority_level: 1 }
+    """,
+)
+def priority_settings_ignored(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or not config.HasField("dynamic_batching"):
+        return
+    batching = config.dynamic_batching
+    if batching.priority_levels:
+        return
+    for field, present in (
+        ("default_priority_level", batching.default_priority_level != 0),
+        ("priority_queue_policy", len(batching.priority_queue_policy) > 0),
+    ):
+        if present:
+            yield ctx.at(
+                ("dynamic_batching", field),
+                f"{field} is ignored because priority_levels is not set",
+                part="name",
+            )

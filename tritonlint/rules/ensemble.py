@@ -848,3 +848,30 @@ def _path_back_to(ctx: ModelContext, name: str, start: str, trail: list[str]) ->
         if found is not None:
             return found
     return None
+
+
+@rule(
+    "TL719",
+    "ensemble-model-version-omitted",
+    Severity.WARNING,
+    summary="an ensemble step without `model_version`",
+    explanation="""
+    An omitted `model_version` is 0, not "the latest": it works only while the composing
+    model happens to serve a version 0 (and TL717 reports it when it does not). Write
+    `model_version: -1` for the latest version, or the number you mean.
+    """,
+    bad="""
+    step [ { model_name: "classifier" input_map { ... } output_map { ... } } ]
+    """,
+    good="""
+    step [ { model_name: "classifier" model_version: -1 input_map { ... } output_map { ... } } ]
+    """,
+)
+def ensemble_model_version_omitted(ctx: ModelContext) -> Iterator[Finding]:
+    for index, step in enumerate(_steps(ctx)):
+        if step.model_name and not ctx.located((*_STEP, index, "model_version")):
+            yield ctx.at(
+                (*_STEP, index, "model_name"),
+                f"step {index} has no model_version, which means version 0, not the latest; "
+                "write model_version: -1 for the latest",
+            )

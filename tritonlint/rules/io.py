@@ -299,3 +299,190 @@ def io_completed_by_backend(ctx: ModelContext) -> Iterator[Finding]:
                 f"{'them' if len(missing) > 1 else 'it'}; write "
                 f"{'them' if len(missing) > 1 else 'it'} down",
             )
+
+
+_LAYOUT_FORMATS = {1: "FORMAT_NHWC", 2: "FORMAT_NCHW"}
+
+
+@rule(
+    "TL407",
+    "image-format-needs-three-dims",
+    Severity.ERROR,
+    summary="an input with `format: FORMAT_NHWC` or `FORMAT_NCHW` and not exactly 3 dims",
+    explanation="""
+    The legacy image formats describe a 3-dimensional tensor (height, width, channels in
+    some order, without the batch dimension).
+    """,
+    bad="""
+    input [ { name: "image" data_type: TYPE_FP32 format: FORMAT_NCHW dims: [ 224, 224 ] } ]
+    """,
+    good="""
+    input [ { name: "image" data_type: TYPE_FP32 format: FORMAT_NCHW dims: [ 3, 224, 224 ] } ]
+    """,
+    server_message="model input NHWC/NCHW require 3 dims for {model}",
+)
+def image_format_needs_three_dims(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None:
+        return
+    for index, tensor in enumerate(config.input):
+        if tensor.format in _LAYOUT_FORMATS and tensor.dims and len(tensor.dims) != 3:
+            yield ctx.at(
+                ("input", index, "format"),
+                f"model input NHWC/NCHW require 3 dims for {ctx.name} (input '{tensor.name}' "
+                f"has {len(tensor.dims)})",
+            )
+
+
+@rule(
+    "TL408",
+    "tensorrt-only-io-feature",
+    Severity.ERROR,
+    summary="`is_shape_tensor` or `is_non_linear_format_io` on a non-TensorRT model",
+    explanation="""
+    Shape tensors and non-linear I/O formats are TensorRT features; other platforms refuse
+    them. A non-linear format tensor also needs exactly 3 dims.
+    """,
+    bad="""
+    platform: "onnxruntime_onnx"
+    input [ { name: "shape" data_type: TYPE_INT32 dims: [ 2 ] is_shape_tensor: true } ]
+    """,
+    good="""
+    platform: "tensorrt_plan"
+    input [ { name: "shape" data_type: TYPE_INT32 dims: [ 2 ] is_shape_tensor: true } ]
+    """,
+    server_message="shape tensors are only supported for TensorRT platform for {model}",
+)
+def tensorrt_only_io_feature(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None:
+        return
+    tensorrt = ctx.completed.platform == "tensorrt_plan"
+    for kind, index, tensor in _tensors(config):
+        if tensor.is_shape_tensor and not tensorrt:
+            yield ctx.at(
+                (kind, index, "is_shape_tensor"),
+                f"shape tensors are only supported for TensorRT platform for {ctx.name}",
+            )
+        if tensor.is_non_linear_format_io:
+            if not tensorrt:
+                yield ctx.at(
+                    (kind, index, "is_non_linear_format_io"),
+                    "Non-linear IO format is only supported for the TensorRT platform for "
+                    f"{ctx.name}",
+                )
+            elif len(tensor.dims) != 3:
+                yield ctx.at(
+                    (kind, index, "is_non_linear_format_io"),
+                    f"Non-linear IO format {kind} requires 3 dims for {ctx.name}",
+                )
+
+
+@rule(
+    "TL409",
+    "duplicate-tensor-name",
+    Severity.WARNING,
+    summary="two inputs or two outputs with the same name, or a name used for both",
+    explanation="""
+    The server keeps tensors in maps by name: a repeated name silently replaces the earlier
+    declaration, and a name used as both input and output confuses backends and clients.
+    (Ensembles may use one name on both sides.)
+    """,
+    bad="""
+    input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] },
+            { name: "x" data_type: TYPE_INT32 dims: [ 1 ] } ]
+    """,
+    good="""
+    input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] },
+            { name: "y" data_type: TYPE_INT32 dims: [ 1 ] } ]
+    """,
+)
+def duplicate_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None:
+        return
+    seen: dict[str, str] = {}
+    ensemble = config.platform == "ensemble"
+    for kind, index, tensor in _tensors(config):
+        if not tensor.name:
+            continue
+        earlier = seen.get(tensor.name)
+        if earlier == kind:
+            yield ctx.at(
+                (kind, index, "name"), f"{kind} name '{tensor.name}' is declared more than once"
+            )
+        elif earlier is not None and not ensemble:
+            yield ctx.at(
+                (kind, index, "name"), f"'{tensor.name}' is the name of both an input and an output"
+            )
+        seen.setdefault(tensor.name, kind)
+
+
+@rule(
+    "TL410",
+    "numeric-tensor-name",
+    Severity.WARNING,
+    summary="a tensor named only by digits",
+    explanation="""
+    ONNX exporters number unnamed tensors (`"308"`), and the numbers change when the model is
+    exported again: the config then names tensors the model no longer has. Give the tensors
+    names at export (`input_names=` / `output_names=`).
+    """,
+    bad="""
+    output [ { name: "308" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    """,
+    good="""
+    output [ { name: "logits" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    """,
+)
+def numeric_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None:
+        return
+    for kind, index, tensor in _tensors(config):
+        if tensor.name.isdigit():
+            yield ctx.at(
+                (kind, index, "name"),
+                f"{kind} '{tensor.name}' is named by a number the exporter picked; it changes "
+                "when the model is exported again",
+            )
+
+
+@rule(
+    "TL411",
+    "batch-dimension-in-dims",
+    Severity.WARNING,
+    summary="`dims` that seem to repeat the batch dimension of a batching model",
+    explanation="""
+    With `max_batch_size` above 0 the server prepends the batch dimension itself: `dims`
+    describe one batch entry. A leading `-1` (or a leading size equal to max_batch_size)
+    usually means the batch dimension was written twice, and the model then sees one
+    dimension too many ("the model expects 2 dimensions but the model configuration
+    specifies 3").
+    """,
+    bad="""
+    max_batch_size: 8
+    input [ { name: "input_ids" data_type: TYPE_INT64 dims: [ -1, 128 ] } ]
+    """,
+    good="""
+    max_batch_size: 8
+    input [ { name: "input_ids" data_type: TYPE_INT64 dims: [ 128 ] } ]
+    """,
+)
+def batch_dimension_in_dims(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or config.max_batch_size <= 0 or config.platform == "ensemble":
+        return
+    for kind, index, tensor in _tensors(config):
+        if len(tensor.dims) < 2:
+            continue
+        first, rest = tensor.dims[0], list(tensor.dims[1:])
+        # Several variable dimensions ([-1, -1, 3]) describe a variable-size image or
+        # sequence, not a repeated batch dimension.
+        if (first == WILDCARD and WILDCARD not in rest) or first == config.max_batch_size:
+            yield ctx.at(
+                (kind, index, "dims", 0),
+                f"{kind} '{tensor.name}' starts with {first} while max_batch_size is "
+                f"{config.max_batch_size}: the server adds the batch dimension itself, so the "
+                f"full shape is [-1, {', '.join(str(d) for d in tensor.dims)}]",
+            )

@@ -48,6 +48,9 @@ class Rule:
     server_message: str | None = None
     check: Check | None = None
     repository_check: RepositoryCheck | None = None
+    #: Checked by the backend itself (not by the server's core): a server that runs a
+    #: stand-in for the backend cannot confirm it; the smoke stage with the real one can.
+    backend_check: bool = False
 
     def diagnostic(
         self,
@@ -83,6 +86,7 @@ def _documented(
     server_message: str | None,
     check: Check | None = None,
     repository_check: RepositoryCheck | None = None,
+    backend_check: bool = False,
 ) -> Rule:
     """A rule with its documentation (summary, explanation, bad and good examples) dedented."""
     summary, explanation, bad, good = text
@@ -98,6 +102,7 @@ def _documented(
         server_message,
         check,
         repository_check,
+        backend_check,
     )
     if rule.code in _BY_CODE or rule.name in _BY_NAME:
         raise ValueError(f"rule {rule.code} {rule.name} is registered twice")
@@ -138,12 +143,22 @@ def rule(
     bad: str,
     good: str,
     server_message: str | None = None,
+    backend_check: bool = False,
 ) -> Callable[[Check], Check]:
     """Register a check function as a rule; its pack is the module it is defined in."""
 
     def register(check: Check) -> Check:
         text = (summary, explanation, bad, good)
-        _documented(code, name, severity, _pack_of(check), text, server_message, check=check)
+        _documented(
+            code,
+            name,
+            severity,
+            _pack_of(check),
+            text,
+            server_message,
+            check=check,
+            backend_check=backend_check,
+        )
         return check
 
     return register

@@ -169,3 +169,180 @@ def warmup_data_file_missing(ctx: ModelContext) -> Iterator[Finding]:
                     ("model_warmup", index, "inputs", key, "value", "input_data_file"),
                     f"failed to open text file for read {path}: No such file or directory",
                 )
+
+
+_PROTOCOL_NAMES = {
+    1: "BOOL",
+    2: "UINT8",
+    3: "UINT16",
+    4: "UINT32",
+    5: "UINT64",
+    6: "INT8",
+    7: "INT16",
+    8: "INT32",
+    9: "INT64",
+    10: "FP16",
+    11: "FP32",
+    12: "FP64",
+    13: "BYTES",
+    14: "BF16",
+}
+_SHAPE_NOTE = (
+    "NOTE: Setting a non-zero max_batch_size in the model config requires a batch dimension to "
+    "be prepended to each input shape. If you want to specify the full shape including the "
+    "batch dim in your input dims config, try setting max_batch_size to zero. See the model "
+    "configuration docs for more info on max_batch_size."
+)
+
+
+def _show(shape: list[int]) -> str:
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+@rule(
+    "TL805",
+    "warmup-input-mismatch",
+    Severity.ERROR,
+    summary="a warmup input whose data type or shape differs from the model's input",
+    explanation="""
+    Warmup requests are checked like client requests: each input's `data_type` must be the
+    model input's, and its `dims` must match the input's dims (where the input has -1, any
+    size). The dims leave the batch dimension out, as `dims` in `input` do.
+    """,
+    bad="""
+    max_batch_size: 8
+    input [ { name: "x" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_warmup [ { name: "w" batch_size: 1 inputs {
+      key: "x" value { data_type: TYPE_FP32 dims: [ 1, 3, 224, 224 ] zero_data: true } } } ]
+    """,
+    good="""
+    model_warmup [ { name: "w" batch_size: 1 inputs {
+      key: "x" value { data_type: TYPE_FP32 dims: [ 3, 224, 224 ] zero_data: true } } } ]
+    """,
+    server_message=(
+        "[request id: <id_unknown>] unexpected shape for input '{input}' for model '{model}'. "
+        "Expected {expected}, got {got}. {note}"
+    ),
+)
+def warmup_input_mismatch(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or config.platform == ENSEMBLE:
+        return
+    declared = {t.name: t for t in config.input}
+    batching = config.max_batch_size > 0
+    for index, sample in enumerate(config.model_warmup):
+        for key, value in sample.inputs.items():
+            tensor = declared.get(key)
+            if tensor is None:
+                continue
+            path = ("model_warmup", index, "inputs", key, "value")
+            if value.data_type != tensor.data_type:
+                got = _PROTOCOL_NAMES.get(value.data_type, str(value.data_type))
+                want = _PROTOCOL_NAMES.get(tensor.data_type, str(tensor.data_type))
+                yield ctx.at(
+                    (*path, "data_type"),
+                    f"{_PREFIX}inference input '{key}' data-type is '{got}', but model "
+                    f"'{ctx.name}' expects '{want}'",
+                )
+            expected = list(tensor.dims)
+            given = list(value.dims)
+            if any(d == -1 for d in given):
+                continue  # warmup-variable-dims reports it
+            matches = len(expected) == len(given) and all(
+                e in (-1, g) for e, g in zip(expected, given, strict=True)
+            )
+            if not matches:
+                full_expected = [-1, *expected] if batching else expected
+                full_given = [1, *given] if batching else given
+                note = f" {_SHAPE_NOTE}" if batching else ""
+                yield ctx.at(
+                    (*path, "dims"),
+                    f"{_PREFIX}unexpected shape for input '{key}' for model '{ctx.name}'. "
+                    f"Expected {_show(full_expected)}, got {_show(full_given)}.{note}",
+                )
+
+
+@rule(
+    "TL806",
+    "warmup-batch-size",
+    Severity.WARNING,
+    summary="a warmup `batch_size` of 0, above max_batch_size, or above 1 for a non-batching model",
+    explanation="""
+    A sample with `batch_size: 0` is skipped; the server sends batch_size separate batch-1
+    requests, so a larger value is not refused, but it does not warm up the batch size it
+    names. It should be between 1 and max_batch_size (1 for models that do not batch).
+    """,
+    bad="""
+    max_batch_size: 8
+    model_warmup [ { name: "w" batch_size: 0 inputs { ... } } ]
+    """,
+    good="""
+    max_batch_size: 8
+    model_warmup [ { name: "w" batch_size: 8 inputs { ... } } ]
+    """,
+)
+def warmup_batch_size(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or config.platform == ENSEMBLE:
+        return
+    limit = max(config.max_batch_size, 1)
+    for index, sample in enumerate(config.model_warmup):
+        size = sample.batch_size
+        if size == 0:
+            message = f"warmup sample '{sample.name}' has batch_size 0 and is skipped"
+        elif size > limit:
+            message = (
+                f"warmup sample '{sample.name}' has batch_size {size}, above what the model "
+                f"takes ({limit})"
+            )
+        else:
+            continue
+        yield ctx.at(("model_warmup", index, "batch_size"), message)
+
+
+@rule(
+    "TL807",
+    "warmup-data-file-too-small",
+    Severity.ERROR,
+    summary="a warmup `input_data_file` smaller than the input it feeds",
+    explanation="""
+    For fixed-size data types the file must hold at least elements times element size bytes of
+    one batch entry (a larger file is cut); strings are read as they are.
+    """,
+    bad="""
+    inputs { key: "x" value { data_type: TYPE_FP32 dims: [ 16 ] input_data_file: "x.bin" } }
+    # warmup/x.bin holds 32 bytes, 64 are needed
+    """,
+    good="""
+    inputs { key: "x" value { data_type: TYPE_FP32 dims: [ 16 ] input_data_file: "x.bin" } }
+    # warmup/x.bin holds 64 bytes
+    """,
+    server_message=(
+        "[request id: <id_unknown>] warmup setting expects {n} bytes, but the data provided "
+        "from {file}only has {m} bytes"
+    ),
+)
+def warmup_data_file_too_small(ctx: ModelContext) -> Iterator[Finding]:
+    from tritonlint.rules.sequence import element_bytes
+
+    config = ctx.config
+    if config is None or config.platform == ENSEMBLE or not ctx.in_repository:
+        return
+    for index, sample in enumerate(config.model_warmup):
+        for key, value in sample.inputs.items():
+            if value.WhichOneof("input_data_type") != "input_data_file":
+                continue
+            file = ctx.model.path / "warmup" / value.input_data_file
+            size = element_bytes(value.data_type)
+            if not file.is_file() or size is None or any(d < 0 for d in value.dims):
+                continue
+            needed = size
+            for dim in value.dims:
+                needed *= dim
+            actual = file.stat().st_size
+            if actual < needed:
+                yield ctx.at(
+                    ("model_warmup", index, "inputs", key, "value", "input_data_file"),
+                    f"{_PREFIX}warmup setting expects {needed} bytes, but the data provided "
+                    f"from {value.input_data_file}only has {actual} bytes",
+                )
