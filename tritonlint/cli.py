@@ -22,8 +22,9 @@ from tritonlint.diagnostics import Severity
 from tritonlint.linter import LintOptions, lint_paths
 from tritonlint.report.json_report import render_json
 from tritonlint.report.paths import display_path
+from tritonlint.report.rules_doc import render_rules_doc, rule_markdown
 from tritonlint.report.text_report import render_text
-from tritonlint.rules.registry import Rule, all_rules, by_code
+from tritonlint.rules.registry import all_rules, by_code
 from tritonlint.schema.releases import covered_releases, resolve_release
 from tritonlint.settings import Settings, SettingsError, load_settings
 
@@ -75,7 +76,12 @@ def _parser() -> argparse.ArgumentParser:
         "pyproject.toml, else the newest)",
     )
 
-    commands.add_parser("rules", help="list every rule")
+    rules = commands.add_parser("rules", help="list every rule")
+    rules.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the full documentation of every rule as Markdown (docs/rules.md)",
+    )
     explain = commands.add_parser("explain", help="show the documentation of one rule")
     explain.add_argument("code", metavar="CODE")
     return parser
@@ -129,38 +135,6 @@ def _rules(console: Console) -> int:
     return EXIT_CLEAN
 
 
-def rule_markdown(rule: Rule) -> str:
-    """A rule's documentation as Markdown (``tritonlint explain`` and docs/rules.md)."""
-    lines = [
-        f"## {rule.code} {rule.name}",
-        "",
-        f"*{rule.severity.value}*, pack `{rule.pack}`: {rule.summary}.",
-        "",
-        rule.explanation,
-        "",
-        "Bad:",
-        "",
-        "```",
-        rule.bad,
-        "```",
-        "",
-        "Good:",
-        "",
-        "```",
-        rule.good,
-        "```",
-    ]
-    if rule.server_message:
-        lines += ["", "tritonserver's message:", "", "```", rule.server_message, "```"]
-    if rule.backend_check:
-        lines += [
-            "",
-            "The backend makes this check, not the server's core: only a server running the "
-            "real backend (the smoke stage) confirms it.",
-        ]
-    return "\n".join(lines)
-
-
 def _explain(code: str, console: Console) -> int:
     rule = by_code(code) or next((r for r in all_rules() if r.name == code), None)
     if rule is None:
@@ -186,6 +160,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     errors = Console(stderr=True, highlight=False)
     try:
         if args.command == "rules":
+            if args.markdown:
+                print(render_rules_doc(), end="")
+                return EXIT_CLEAN
             return _rules(console)
         if args.command == "explain":
             return _explain(args.code, console)

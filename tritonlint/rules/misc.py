@@ -216,6 +216,7 @@ def decoupled_on_non_decoupled_backend(ctx: ModelContext) -> Iterator[Finding]:
     } ] }
     """,
     server_message="metric control must specify 'histogram_options'",
+    requires_field="model_metrics",
 )
 def invalid_model_metrics(ctx: ModelContext) -> Iterator[Finding]:
     config = ctx.config

@@ -51,6 +51,8 @@ class Rule:
     #: Checked by the backend itself (not by the server's core): a server that runs a
     #: stand-in for the backend cannot confirm it; the smoke stage with the real one can.
     backend_check: bool = False
+    #: A ModelConfig field the rule is about, where only some releases have it.
+    requires_field: str | None = None
 
     def diagnostic(
         self,
@@ -87,6 +89,7 @@ def _documented(
     check: Check | None = None,
     repository_check: RepositoryCheck | None = None,
     backend_check: bool = False,
+    requires_field: str | None = None,
 ) -> Rule:
     """A rule with its documentation (summary, explanation, bad and good examples) dedented."""
     summary, explanation, bad, good = text
@@ -103,6 +106,7 @@ def _documented(
         check,
         repository_check,
         backend_check,
+        requires_field,
     )
     if rule.code in _BY_CODE or rule.name in _BY_NAME:
         raise ValueError(f"rule {rule.code} {rule.name} is registered twice")
@@ -144,6 +148,7 @@ def rule(
     good: str,
     server_message: str | None = None,
     backend_check: bool = False,
+    requires_field: str | None = None,
 ) -> Callable[[Check], Check]:
     """Register a check function as a rule; its pack is the module it is defined in."""
 
@@ -158,6 +163,7 @@ def rule(
             server_message,
             check=check,
             backend_check=backend_check,
+            requires_field=requires_field,
         )
         return check
 

@@ -1,0 +1,71 @@
+"""Rule documentation as Markdown: one rule (``tritonlint explain``) or all (docs/rules.md)."""
+
+from __future__ import annotations
+
+from tritonlint.rules.registry import Rule, all_rules
+from tritonlint.schema.releases import available_releases
+
+
+def _releases(rule: Rule) -> str:
+    releases = available_releases()
+    covered = f"Triton {releases[0]} to {releases[-1]}"
+    if rule.requires_field:
+        return f"the releases of {covered} whose ModelConfig has `{rule.requires_field}`"
+    return f"every release covered ({covered})"
+
+
+def rule_markdown(rule: Rule, heading: str = "##") -> str:
+    """A rule's documentation: what it checks, why, examples, the server's message."""
+    lines = [
+        f"{heading} {rule.code} {rule.name}",
+        "",
+        f"*{rule.severity.value}*, pack `{rule.pack}`: {rule.summary}.",
+        "",
+        rule.explanation,
+        "",
+        "Bad:",
+        "",
+        "```",
+        rule.bad,
+        "```",
+        "",
+        "Good:",
+        "",
+        "```",
+        rule.good,
+        "```",
+    ]
+    if rule.server_message:
+        lines += ["", "tritonserver's message:", "", "```", rule.server_message, "```"]
+    if rule.backend_check:
+        lines += [
+            "",
+            "The backend makes this check, not the server's core: only a server running the "
+            "real backend (the smoke stage) confirms it.",
+        ]
+    lines += ["", f"Applies to {_releases(rule)}."]
+    return "\n".join(lines)
+
+
+def render_rules_doc() -> str:
+    """docs/rules.md: an index, then every rule's documentation, by code."""
+    rules = all_rules()
+    lines = [
+        "# tritonlint rules",
+        "",
+        "Generated from the rule registry by `tritonlint rules --markdown`; do not edit by hand.",
+        "",
+        "| code | name | severity | pack | summary |",
+        "|---|---|---|---|---|",
+    ]
+    for rule in rules:
+        summary = rule.summary.replace("|", "\\|")
+        anchor = f"{rule.code}-{rule.name}".lower()
+        lines.append(
+            f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.severity.value} | {rule.pack} | "
+            f"{summary} |"
+        )
+    lines.append("")
+    for rule in rules:
+        lines += [rule_markdown(rule), ""]
+    return "\n".join(lines)
