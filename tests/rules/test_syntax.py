@@ -72,3 +72,29 @@ def test_tl011_filled_template_is_clean(repo: Repo) -> None:
     filled = TEMPLATE.replace("${triton_max_batch_size}", "64")
     root = repo({"m/config.pbtxt": filled, "m/1/model.py": ""})
     assert codes_at(lint(root)) == []
+
+
+JSON_CONFIG = """\
+{
+  "name": "m",
+  "backend": "python",
+  "max_batch_size": 8
+}
+"""
+
+
+def test_tl012_json_pasted_into_config_pbtxt_is_reported_once_as_json(repo: Repo) -> None:
+    root = repo({"m/config.pbtxt": JSON_CONFIG, "m/1/model.py": ""})
+    result = lint(root)
+    found = only(result, "TL012")
+    assert found.severity is Severity.ERROR
+    assert position(found) == (1, 1)
+    assert "this file is JSON" in found.message
+    assert "TL010" not in codes(result)
+
+
+def test_tl012_text_format_with_braces_is_not_json(repo: Repo) -> None:
+    root = repo({"m/config.pbtxt": "{ name: 'm' }\n", "m/1/model.py": ""})
+    result = lint(root)
+    assert "TL012" not in codes(result)
+    assert "TL010" in codes(result)

@@ -53,3 +53,30 @@ declare(
     """,
     server_message="failed to read text proto from {path}",
 )
+
+declare(
+    "TL012",
+    "json-config",
+    Severity.ERROR,
+    pack="syntax",
+    summary="config.pbtxt holds JSON, not protobuf text format",
+    explanation="""
+    `GET /v2/models/<model>/config` and many examples show a model configuration as JSON.
+    Triton reads config.pbtxt only as protobuf text format, where field names are not quoted,
+    `:` is optional before a message, and the file has no outer braces. tritonlint reports
+    the file once, as JSON, instead of a cascade of syntax errors.
+    """,
+    bad="""
+    {
+      "name": "resnet",
+      "platform": "onnxruntime_onnx",
+      "max_batch_size": 8
+    }
+    """,
+    good="""
+    name: "resnet"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    """,
+    server_message="failed to read text proto from {path}",
+)

@@ -7,6 +7,8 @@ expected and then either inserts the one token that lets parsing go on (a missin
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, ClassVar, cast
@@ -405,12 +407,40 @@ def parse(text: str) -> ParseResult:
     # Recovery tries parses that build some nodes twice: keep each problem once.
     unique = dict.fromkeys([*problems, *token_problems])
     problems = sorted(unique, key=lambda p: p.span.start)
+    if problems and _looks_like_json(text):
+        problems = [_json_problem(text)]
     # Stray characters are syntax errors like any other for the rules.
     problems = [
         SyntaxProblem(p.message, p.span, p.expected) if p.kind == "unexpected-characters" else p
         for p in problems
     ]
     return ParseResult(document, problems)
+
+
+_JSON_KEY = re.compile(r'^\s*\{\s*"[A-Za-z_]+"\s*:', re.DOTALL)
+
+
+def _looks_like_json(text: str) -> bool:
+    """A JSON object (what the server's config endpoint returns), not text format."""
+    if _JSON_KEY.match(text) is None:
+        return False
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return True  # JSON-shaped, with a mistake of its own
+
+
+def _json_problem(text: str) -> SyntaxProblem:
+    offset = len(text) - len(text.lstrip())
+    line = text.count("\n", 0, offset) + 1
+    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return SyntaxProblem(
+        "this file is JSON (as GET /v2/models/<model>/config returns it), not protobuf text "
+        'format: write `name: "x"` for `"name": "x"`, `input [ { ... } ]` for `"input": '
+        "[ { ... } ]`, and drop the outer braces",
+        Span(line, column, line, column + 1, offset, offset + 1),
+        kind="json-config",
+    )
 
 
 def _parse_recovering(text: str, comments: list[Comment]) -> tuple[Document, list[SyntaxProblem]]:
