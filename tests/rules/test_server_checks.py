@@ -304,6 +304,15 @@ CASES = [
         ONNX + IO + "max_batch_size: 8\n"
         "dynamic_batching { priority_levels: 2 default_priority_level: 1 }\n",
     ),
+    Case(
+        "TL509",
+        ONNX + IO + "max_batch_size: 16\ndynamic_batching { preferred_batch_size: "
+        "[ 16 ] default_queue_policy { max_queue_size: 8 } }\n",
+        "16 ]",
+        "preferred batch size 16 is above max_queue_size 8",
+        ONNX + IO + "max_batch_size: 16\ndynamic_batching { preferred_batch_size: "
+        "[ 8 ] default_queue_policy { max_queue_size: 8 } }\n",
+    ),
     # --- response cache, parameters, metrics -----------------------------------------------
     Case(
         "TL851",
@@ -346,6 +355,13 @@ CASES = [
         "metric control must specify 'histogram_options'",
         ONNX + IO + 'model_metrics { metric_control [ { metric_identifier { family: "f" } '
         "histogram_options { buckets: [ 1 ] } } ] }\n",
+    ),
+    Case(
+        "TL856",
+        ONNX + IO + 'model_repository_agents { agents [ { name: "decrypt" } ] }\n',
+        '"decrypt"',
+        "repository agent 'decrypt' must be installed on the server",
+        ONNX + IO + 'model_repository_agents { agents [ { name: "checksum" } ] }\n',
     ),
     # --- backends ------------------------------------------------------------------------
     Case(

@@ -287,3 +287,39 @@ def priority_settings_ignored(ctx: ModelContext) -> Iterator[Finding]:
                 f"{field} is ignored because priority_levels is not set",
                 part="name",
             )
+
+
+@rule(
+    "TL509",
+    "preferred-batch-size-above-queue",
+    Severity.WARNING,
+    summary="a preferred batch size larger than the queue can ever hold",
+    explanation="""
+    With `default_queue_policy { max_queue_size: N }` the batcher never holds more than N
+    requests, so a preferred batch size above N is never formed, and requests wait the full
+    `max_queue_delay_microseconds` hoping for it.
+    """,
+    bad="""
+    max_batch_size: 16
+    dynamic_batching { preferred_batch_size: [ 16 ] default_queue_policy { max_queue_size: 8 } }
+    """,
+    good="""
+    max_batch_size: 16
+    dynamic_batching { preferred_batch_size: [ 8 ] default_queue_policy { max_queue_size: 8 } }
+    """,
+)
+def preferred_batch_size_above_queue(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or not config.HasField("dynamic_batching"):
+        return
+    batching = config.dynamic_batching
+    limit = batching.default_queue_policy.max_queue_size
+    if limit == 0:
+        return
+    for index, size in enumerate(batching.preferred_batch_size):
+        if size > limit:
+            yield ctx.at(
+                ("dynamic_batching", "preferred_batch_size", index),
+                f"preferred batch size {size} is above max_queue_size {limit}: the queue never "
+                "holds that many requests",
+            )
