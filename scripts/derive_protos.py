@@ -2,14 +2,20 @@
 """Derive protos/ from the published ``tritonclient`` wheels.
 
 For every release named on the command line (default: the releases listed in
-``protos/releases.json``) this script downloads ``tritonclient==X`` with pip,
-reads the serialized ``FileDescriptorProto`` that ``tritonclient/grpc/model_config_pb2.py``
-embeds (found with ``ast``; the module is never imported or executed) and writes:
+``protos/releases.json``), or every published release from ``--since X`` on (as
+``pip index versions tritonclient`` lists them), this script downloads ``tritonclient==X``
+with pip, one at a time, into a temporary folder that is deleted right after, reads the
+serialized ``FileDescriptorProto`` that ``tritonclient/grpc/model_config_pb2.py`` embeds
+(found with ``ast``; the module is never imported or executed) and writes:
 
 * ``protos/<release>/model_config.binpb`` - a serialized ``FileDescriptorSet``;
 * ``protos/<release>/model_config.proto`` - the same schema rendered as proto source, for people.
 
-``protos/releases.json`` records, for each release, the wheel it came from and its sha256.
+``protos/releases.json`` records, for each release, the wheel it came from, its sha256 and,
+where it is established, the Triton container release it shipped in. A published release
+whose wheel has no ModelConfig module is skipped and recorded, with the reason, in
+``protos/skipped.json``. Finally ``protos/field_history.json`` is regenerated from all the
+shipped schemas (see ``scripts/derive_field_table.py``).
 """
 
 from __future__ import annotations
@@ -18,17 +24,67 @@ import argparse
 import ast
 import hashlib
 import json
+import re
 import subprocess
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
+from typing import Any
 
 from google.protobuf import descriptor_pb2
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from derive_field_table import write_table
 
 ROOT = Path(__file__).resolve().parents[1]
 PROTOS = ROOT / "protos"
 MODULE_SUFFIX = "tritonclient/grpc/model_config_pb2.py"
+
+#: Triton's container releases are named YY.MM and came out monthly, each with the next minor
+#: release: 2.19.0 shipped in 22.02 ... 2.51.0 in 24.10 ... 2.59.0 in 25.06 (NVIDIA's release
+#: notes and the server's build.py confirm 2.19/22.02, 2.21/22.04, 2.22/22.05, 2.25/22.08,
+#: 2.28/22.11, 2.41/23.12, 2.46/24.05, 2.51/24.10, 2.53/24.12, 2.56/25.03). There was no 25.07
+#: container, so the rule stops at 2.59.0; later releases get no container name here rather
+#: than a guessed one. Patch releases (2.22.3, 2.41.1, ...) are client releases of their own
+#: and get none either.
+CONTAINER_ANCHOR = ((2, 51, 0), (24, 10))
+CONTAINER_RULE_MINORS = range(19, 60)
+
+
+class NoModelConfig(Exception):
+    """A published wheel without ``tritonclient/grpc/model_config_pb2.py``."""
+
+
+def _version_key(release: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in release.split("."))
+
+
+def container_release(release: str) -> str | None:
+    """The container release ``YY.MM`` that shipped Triton ``release``, where it is established."""
+    parts = _version_key(release)
+    if len(parts) != 3 or parts[0] != 2 or parts[2] != 0 or parts[1] not in CONTAINER_RULE_MINORS:
+        return None
+    (_, anchor_minor, _), (year, month) = CONTAINER_ANCHOR
+    months = year * 12 + (month - 1) + (parts[1] - anchor_minor)
+    return f"{months // 12:02d}.{months % 12 + 1:02d}"
+
+
+def published_releases(since: str) -> list[str]:
+    """Every tritonclient release on the package index from ``since`` on, oldest first."""
+    listing = subprocess.run(
+        [sys.executable, "-m", "pip", "index", "versions", "tritonclient"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    match = re.search(r"Available versions: (.*)", listing)
+    if not match:
+        raise SystemExit(f"cannot read the versions pip lists:\n{listing}")
+    versions = [v.strip() for v in match.group(1).split(",") if v.strip()]
+    floor = _version_key(since)
+    return sorted((v for v in versions if _version_key(v) >= floor), key=_version_key)
 
 
 def download_wheel(release: str, dest: Path) -> Path:
@@ -53,26 +109,49 @@ def download_wheel(release: str, dest: Path) -> Path:
     return wheels[0]
 
 
+def _bytes_literal(node: ast.expr) -> bytes | None:
+    """``b'...'``, or ``_b('...')`` as older generated modules write it (latin-1 text)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, bytes):
+        return node.value
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "_b"
+        and len(node.args) == 1
+        and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    ):
+        return node.args[0].value.encode("latin1")
+    return None
+
+
 def serialized_descriptor(module_source: str) -> bytes:
-    """Return the bytes literal passed to ``AddSerializedFile`` in a generated module."""
+    """Return the serialized ``FileDescriptorProto`` a generated module embeds.
+
+    Newer modules pass it to ``AddSerializedFile(b'...')``; older ones (tritonclient up to
+    about 2.2x) to ``FileDescriptor(..., serialized_pb=_b('...'))``.
+    """
     for node in ast.walk(ast.parse(module_source)):
+        if not isinstance(node, ast.Call):
+            continue
         if (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
+            isinstance(node.func, ast.Attribute)
             and node.func.attr == "AddSerializedFile"
             and node.args
-            and isinstance(node.args[0], ast.Constant)
-            and isinstance(node.args[0].value, bytes)
+            and (found := _bytes_literal(node.args[0])) is not None
         ):
-            return node.args[0].value
-    raise ValueError("no AddSerializedFile(b'...') call found")
+            return found
+        for keyword in node.keywords:
+            if keyword.arg == "serialized_pb" and (found := _bytes_literal(keyword.value)):
+                return found
+    raise ValueError("no AddSerializedFile(b'...') call or serialized_pb=... argument found")
 
 
 def read_descriptor(wheel: Path) -> descriptor_pb2.FileDescriptorProto:
     with zipfile.ZipFile(wheel) as archive:
         names = [n for n in archive.namelist() if n.endswith(MODULE_SUFFIX)]
         if not names:
-            raise SystemExit(f"{wheel.name} has no {MODULE_SUFFIX}")
+            raise NoModelConfig(f"{wheel.name} has no {MODULE_SUFFIX}")
         source = archive.read(names[0]).decode("utf-8")
     proto = descriptor_pb2.FileDescriptorProto()
     proto.ParseFromString(serialized_descriptor(source))
@@ -154,37 +233,88 @@ def render_proto(proto: descriptor_pb2.FileDescriptorProto, release: str) -> str
     return "\n".join(out)
 
 
-def derive(release: str, workdir: Path) -> dict[str, str]:
-    wheel = download_wheel(release, workdir)
-    proto = read_descriptor(wheel)
+def triton_release(published: str) -> str:
+    """The Triton release a tritonclient version belongs to: ``2.37.0.9383150`` is 2.37.0."""
+    parts = published.split(".")
+    return ".".join(parts[:3]) if len(parts) == 4 else published
+
+
+def derive(published: str) -> tuple[str, dict[str, str]]:
+    """Write ``protos/<release>/`` from ``tritonclient==published``; return release and entry.
+
+    The wheel is downloaded into a temporary folder that is deleted before this returns.
+    """
+    release = triton_release(published)
+    with tempfile.TemporaryDirectory(prefix="tritonclient-") as tmp:
+        wheel = download_wheel(published, Path(tmp))
+        proto = read_descriptor(wheel)
+        entry = {
+            "wheel": wheel.name,
+            "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+        }
+    if published != release:
+        entry["tritonclient"] = published
+    container = container_release(release)
+    if container:
+        entry["container"] = container
     target = PROTOS / release
     target.mkdir(parents=True, exist_ok=True)
     file_set = descriptor_pb2.FileDescriptorSet(file=[proto])
     (target / "model_config.binpb").write_bytes(file_set.SerializeToString())
-    (target / "model_config.proto").write_text(render_proto(proto, release), encoding="utf-8")
-    return {
-        "wheel": wheel.name,
-        "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
-    }
+    (target / "model_config.proto").write_text(render_proto(proto, published), encoding="utf-8")
+    return release, entry
+
+
+def _write_json(path: Path, data: dict[str, dict[str, str]] | dict[str, str]) -> None:
+    ordered = dict(sorted(data.items(), key=lambda item: _version_key(item[0])))
+    path.write_text(json.dumps(ordered, indent=2) + "\n", encoding="utf-8")
+
+
+def _read_json(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("releases", nargs="*", help="tritonclient / Triton releases, e.g. 2.51.0")
+    parser.add_argument(
+        "releases", nargs="*", help="tritonclient versions (Triton releases), e.g. 2.51.0"
+    )
+    parser.add_argument(
+        "--since",
+        metavar="X.Y.Z",
+        help="also derive every tritonclient release on the package index from this one on",
+    )
     args = parser.parse_args()
     index_path = PROTOS / "releases.json"
-    index: dict[str, dict[str, str]] = (
-        json.loads(index_path.read_text()) if index_path.exists() else {}
-    )
-    releases = args.releases or sorted(index)
-    if not releases:
-        parser.error("name at least one release")
-    with tempfile.TemporaryDirectory() as tmp:
-        for release in releases:
-            index[release] = derive(release, Path(tmp))
-            print(f"protos/{release}: {index[release]['wheel']}")
-    ordered = dict(sorted(index.items(), key=lambda item: tuple(map(int, item[0].split(".")))))
-    index_path.write_text(json.dumps(ordered, indent=2) + "\n", encoding="utf-8")
+    skipped_path = PROTOS / "skipped.json"
+    index: dict[str, dict[str, str]] = _read_json(index_path)
+    skipped: dict[str, str] = _read_json(skipped_path)
+    wanted = list(args.releases)
+    if args.since:
+        wanted += [v for v in published_releases(args.since) if v not in wanted]
+    if not wanted:
+        wanted = [entry.get("tritonclient", r) for r, entry in index.items()]
+    if not wanted:
+        parser.error("name at least one release, or --since")
+    for published in sorted(wanted, key=_version_key):  # one download at a time
+        release = triton_release(published)
+        if release != published and release in wanted:
+            skipped[published] = f"a build of {release}, which is published as such"
+            print(f"skipped {published}: {skipped[published]}")
+            continue
+        try:
+            release, index[release] = derive(published)
+        except NoModelConfig as reason:
+            skipped[published] = str(reason)
+            print(f"skipped {published}: {reason}")
+            continue
+        skipped.pop(published, None)
+        print(f"protos/{release}: {index[release]['wheel']}")
+    _write_json(index_path, index)
+    if skipped:
+        _write_json(skipped_path, skipped)
+    write_table(PROTOS)
+    print(f"protos/field_history.json: {len(index)} releases")
 
 
 if __name__ == "__main__":

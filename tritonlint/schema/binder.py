@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message as ProtoMessage
 
+from tritonlint.schema.history import unknown_enum_value_note, unknown_field_note
 from tritonlint.schema.scalars import Converted, ScalarValue, convert
 from tritonlint.schema.source_map import Location, Path, SourceMap
 from tritonlint.span import Span
@@ -154,6 +155,10 @@ class _Binder:
         found = descriptor.fields_by_name.get(name.text)
         if found is not None:
             return found
+        note = unknown_field_note(descriptor, name.text)
+        if note is not None:
+            self.report("unknown-field", note, name.span)
+            return None
         valid = [f.name for f in descriptor.fields]
         guess = suggestion(name.text, valid)
         hint = f"; did you mean '{guess}'?" if guess else ""
@@ -359,6 +364,10 @@ class _Binder:
 
     def _unknown_enum(self, descriptor: FieldDescriptor, text: str, span: Span) -> None:
         enum = enum_type(descriptor)
+        note = unknown_enum_value_note(enum, text, descriptor.name)
+        if note is not None:
+            self.report("unknown-enum-value", note, span)
+            return
         names = [value.name for value in enum.values]
         guess = suggestion(text, names)
         if guess is None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
-from google.protobuf.descriptor import Descriptor
+from google.protobuf.descriptor import Descriptor, EnumDescriptor
 from google.protobuf.message import Message
 
 from tritonlint.resources import data_path
@@ -31,39 +32,130 @@ def _release_key(release: str) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=1)
+def _index() -> dict[str, dict[str, str]]:
+    """``protos/releases.json``: for each release, its wheel, sha256 and container release."""
+    index: dict[str, dict[str, str]] = json.loads(
+        (data_path("protos") / "releases.json").read_text(encoding="utf-8")
+    )
+    return index
+
+
+@lru_cache(maxsize=1)
 def available_releases() -> tuple[str, ...]:
     """Every release with a schema, oldest first."""
-    index = json.loads((data_path("protos") / "releases.json").read_text(encoding="utf-8"))
-    return tuple(sorted(index, key=_release_key))
+    return tuple(sorted(_index(), key=_release_key))
 
 
 def newest_release() -> str:
     return available_releases()[-1]
 
 
-def resolve_release(requested: str | None) -> str:
-    """Map ``2.51``, ``2.51.0`` or ``None`` (the newest) to a shipped release.
+def container_release(release: str) -> str | None:
+    """The Triton container release (``24.10``) that shipped ``release``, where it is known."""
+    return _index().get(release, {}).get("container")
 
-    Raises ``ValueError`` naming the shipped releases when there is no match.
+
+@lru_cache(maxsize=1)
+def _by_container() -> dict[str, str]:
+    return {
+        container: release
+        for release in available_releases()
+        if (container := container_release(release)) is not None
+    }
+
+
+def covered_releases() -> str:
+    """The shipped releases in a few words, for help texts and errors.
+
+    ``Triton 2.19.0 to 2.73.0 (every minor release but 2.72; also 2.22.3, 2.22.4, 2.41.1),
+    containers 22.02 to 25.06``
+    """
+    releases = available_releases()
+    first, last = releases[0], releases[-1]
+    minors = {_release_key(r)[:2] for r in releases}
+    major = _release_key(first)[0]
+    missing = [
+        f"{major}.{minor}"
+        for minor in range(_release_key(first)[1], _release_key(last)[1] + 1)
+        if (major, minor) not in minors
+    ]
+    patches = [r for r in releases if _release_key(r)[2:] != (0,)]
+    notes = ["every minor release" + (f" but {', '.join(missing)}" if missing else "")]
+    if patches:
+        notes.append(f"also {', '.join(patches)}")
+    text = f"Triton {first} to {last} ({'; '.join(notes)})"
+    containers = sorted(_by_container(), key=_release_key)
+    if containers:
+        text += f", containers {containers[0]} to {containers[-1]}"
+    return text
+
+
+_CONTAINER = re.compile(r"(\d{2})\.(\d{2})")
+
+
+def resolve_release(requested: str | None) -> str:
+    """Map ``2.51``, ``2.51.0``, a container release (``24.10``) or ``None`` (the newest) to a
+    shipped release.
+
+    Raises ``ValueError`` naming the covered releases when there is no match.
     """
     releases = available_releases()
     if requested is None:
         return releases[-1]
-    matches = [r for r in releases if r == requested or r.startswith(requested.rstrip(".") + ".")]
-    if not matches:
-        raise ValueError(
-            f"no schema for Triton release {requested!r}; shipped releases: {', '.join(releases)}"
-        )
-    return matches[-1]
+    wanted = requested.strip().removeprefix("v").rstrip(".")
+    if _CONTAINER.fullmatch(wanted) and wanted in _by_container():
+        return _by_container()[wanted]
+    by_wheel = [r for r in releases if _index()[r].get("tritonclient") == wanted]
+    matches = by_wheel or [r for r in releases if r == wanted or r.startswith(wanted + ".")]
+    if wanted and matches:
+        return matches[-1]
+    example = SERVER_RELEASE if SERVER_RELEASE in releases else releases[-1]
+    forms = f"{example.rsplit('.', 1)[0]} or {example}"
+    if container_release(example):
+        forms += f", or a container release such as {container_release(example)}"
+    reason = ""
+    if _CONTAINER.fullmatch(wanted) and int(wanted.split(".")[0]) >= 20:
+        reason = " (no shipped release is known to have come in that container)"
+    elif re.fullmatch(r"\d+(\.\d+)*", wanted):
+        if _release_key(wanted) < _release_key(releases[0]):
+            reason = " (older than the oldest release covered)"
+        elif _release_key(wanted) > _release_key(releases[-1]):
+            reason = " (newer than the newest release covered)"
+    raise ValueError(
+        f"no schema for Triton release {requested!r}{reason}; covered: {covered_releases()}; "
+        f"name a release as {forms}"
+    )
+
+
+#: Every schema loaded so far, by release.
+_LOADED: dict[str, Schema] = {}
+
+
+def release_of(descriptor: Descriptor | EnumDescriptor) -> str | None:
+    """The release whose schema ``descriptor`` (any message or enum type of it) came from."""
+    pool = descriptor.file.pool
+    for release, schema in _LOADED.items():
+        if schema.model_config.file.pool is pool:
+            return release
+    return None
+
+
+def load_schema(release: str | None = None) -> Schema:
+    """The schema of a release (any form ``resolve_release`` takes; None: the newest).
+
+    Every form of a release gives the same ``Schema``, with one descriptor pool.
+    """
+    return _load(resolve_release(release))
 
 
 @cache
-def load_schema(release: str | None = None) -> Schema:
-    release = resolve_release(release)
+def _load(release: str) -> Schema:
     data = (data_path("protos") / release / "model_config.binpb").read_bytes()
     file_set = descriptor_pb2.FileDescriptorSet.FromString(data)
     pool = descriptor_pool.DescriptorPool()
     for file_proto in file_set.file:
         pool.Add(file_proto)
     descriptor = pool.FindMessageTypeByName("inference.ModelConfig")
-    return Schema(release, descriptor, message_factory.GetMessageClass(descriptor))
+    schema = Schema(release, descriptor, message_factory.GetMessageClass(descriptor))
+    _LOADED[release] = schema
+    return schema

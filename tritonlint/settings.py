@@ -1,0 +1,238 @@
+"""Project settings: ``[tool.tritonlint]`` in ``pyproject.toml``, or ``.tritonlint.toml``.
+
+The settings file is found by walking up from the linted path to the filesystem root; the
+first folder with a ``.tritonlint.toml``, or a ``pyproject.toml`` that has a
+``[tool.tritonlint]`` table, decides (``.tritonlint.toml`` wins when a folder has both; a
+``pyproject.toml`` without the table is passed over). In ``.tritonlint.toml`` the keys are
+written at the top level, or under ``[tool.tritonlint]`` too:
+
+```toml
+triton-version = "2.51"          # a Triton release (2.51, 2.51.0) or a container release (24.10)
+select = ["TL1", "TL201"]        # rule codes, code prefixes or rule names
+ignore = ["TL306"]
+extend-select = []
+per-file-ignores = { "legacy/*" = ["TL2"] }
+severity = { TL202 = "error" }
+exclude = ["scratch/*"]
+```
+
+Every key is validated here; a file that is not TOML, a key that is not one of these, a value of
+the wrong type, an unknown rule or an unknown release raises :class:`SettingsError`, whose
+message names the file and the key. Command-line options override the file.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
+from tritonlint.diagnostics import Severity
+from tritonlint.report.paths import display_path
+from tritonlint.schema.releases import resolve_release
+
+#: The settings file of its own, checked before ``pyproject.toml`` in each folder.
+SETTINGS_FILE = ".tritonlint.toml"
+PYPROJECT = "pyproject.toml"
+
+
+class SettingsError(ValueError):
+    """A settings file tritonlint cannot use: reported as a usage error (exit status 2)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a settings file says; every field is empty when there is no file or no key."""
+
+    #: The file the settings came from (None: none was found).
+    path: Path | None = None
+    #: The target Triton release as written (``2.51``, ``2.51.0``, ``24.10``); validated.
+    triton_version: str | None = None
+    select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    extend_select: tuple[str, ...] = ()
+    #: Glob pattern -> rule codes not reported for the files it matches.
+    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Rule code or name -> the severity it is reported with instead of its own.
+    severity: Mapping[str, Severity] = field(default_factory=dict)
+    exclude: tuple[str, ...] = ()
+
+    #: The keys that were given, as written in the file (``triton-version``, ...).
+    given: tuple[str, ...] = ()
+
+
+# --- Value checks: each returns the parsed value or raises ValueError saying what is wrong --
+
+
+def _string(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"must be a string, not {_toml_type(value)}")
+    return value
+
+
+def _strings(value: object) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+        raise ValueError(f"must be an array of strings, not {_toml_type(value)}")
+    return tuple(value)
+
+
+def _rule_codes(value: object) -> tuple[str, ...]:
+    codes = _strings(value)
+    for code in codes:
+        _check_rule(code)
+    return codes
+
+
+def _check_rule(code: str) -> None:
+    from tritonlint.rules.registry import all_rules  # the rule packs import much; load late
+
+    if not any(r.code.startswith(code.upper()) or r.name == code for r in all_rules()):
+        raise ValueError(f"no rule code, prefix or name matches {code!r}")
+
+
+def _triton_version(value: object) -> str:
+    if not isinstance(value, str):
+        raise ValueError(
+            f'must be a string such as "2.51", not {_toml_type(value)} (write it in quotes)'
+        )
+    resolve_release(value)  # raises ValueError naming the covered releases
+    return value
+
+
+def _per_file_ignores(value: object) -> dict[str, tuple[str, ...]]:
+    if not isinstance(value, dict):
+        raise ValueError(f"must be a table of glob pattern = [codes], not {_toml_type(value)}")
+    parsed = {}
+    for pattern, codes in value.items():
+        try:
+            parsed[pattern] = _rule_codes(codes)
+        except ValueError as error:
+            raise ValueError(f"{pattern!r}: {error}") from None
+    return parsed
+
+
+def _severity(value: object) -> dict[str, Severity]:
+    if not isinstance(value, dict):
+        raise ValueError(
+            f'must be a table of code = "error" | "warning" | "info", not {_toml_type(value)}'
+        )
+    parsed = {}
+    levels = [s.value for s in Severity]
+    for code, level in value.items():
+        _check_rule(code)
+        if level not in levels:
+            raise ValueError(
+                f"{code}: must be one of {', '.join(map(repr, levels))}, not {level!r}"
+            )
+        parsed[code] = Severity(level)
+    return parsed
+
+
+#: Every key a settings file may have: its field in :class:`Settings` and its check.
+KEYS: dict[str, tuple[str, Callable[[object], Any]]] = {
+    "triton-version": ("triton_version", _triton_version),
+    "select": ("select", _rule_codes),
+    "ignore": ("ignore", _rule_codes),
+    "extend-select": ("extend_select", _rule_codes),
+    "per-file-ignores": ("per_file_ignores", _per_file_ignores),
+    "severity": ("severity", _severity),
+    "exclude": ("exclude", _strings),
+}
+
+
+def _toml_type(value: object) -> str:
+    names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string"}
+    names |= {list: "an array", dict: "a table"}
+    return names.get(type(value), type(value).__name__)
+
+
+# --- Finding and reading the file -------------------------------------------------------------
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            data: dict[str, Any] = tomllib.load(handle)
+        return data
+    except tomllib.TOMLDecodeError as error:
+        raise SettingsError(f"{display_path(path)}: not valid TOML: {error}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise SettingsError(f"{display_path(path)}: cannot read it: {error}") from None
+
+
+def _tool_table(data: dict[str, Any], path: Path) -> dict[str, Any] | None:
+    tool = data.get("tool")
+    if tool is None:
+        return None
+    if not isinstance(tool, dict):
+        raise SettingsError(f"{display_path(path)}: key 'tool' must be a table")
+    table = tool.get("tritonlint")
+    if table is not None and not isinstance(table, dict):
+        raise SettingsError(f"{display_path(path)}: key 'tool.tritonlint' must be a table")
+    return table
+
+
+def _settings_table(path: Path) -> tuple[dict[str, Any], str] | None:
+    """The table of tritonlint settings in ``path`` and how to name its keys, or None."""
+    data = _read_toml(path)
+    table = _tool_table(data, path)
+    if path.name == PYPROJECT:
+        return (table, "tool.tritonlint.") if table is not None else None
+    if table is not None:
+        others = sorted(key for key in data if key != "tool")
+        if others:
+            raise SettingsError(
+                f"{display_path(path)}: key {others[0]!r} is at the top level while the file also "
+                "has [tool.tritonlint]; write every key in one of the two places"
+            )
+        return table, "tool.tritonlint."
+    return {key: value for key, value in data.items() if key != "tool"}, ""
+
+
+def find_settings_file(start: Path) -> Path | None:
+    """The settings file for ``start`` (a path to lint): walk up from it to the root."""
+    here = Path.cwd() / start  # absolute, without resolving symbolic links
+    folder = here if here.is_dir() else here.parent
+    for candidate_folder in (folder, *folder.parents):
+        own = candidate_folder / SETTINGS_FILE
+        if own.is_file():
+            return own
+        pyproject = candidate_folder / PYPROJECT
+        if pyproject.is_file() and _settings_table(pyproject) is not None:
+            return pyproject
+    return None
+
+
+def parse_settings(table: Mapping[str, object], path: Path, prefix: str = "") -> Settings:
+    """Check every key of ``table`` (read from ``path``) and return the settings."""
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in KEYS:
+            known = ", ".join(KEYS)
+            raise SettingsError(
+                f"{display_path(path)}: unknown key '{prefix}{key}' (known keys: {known})"
+            )
+        attribute, check = KEYS[key]
+        try:
+            values[attribute] = check(value)
+        except ValueError as error:
+            raise SettingsError(f"{display_path(path)}: key '{prefix}{key}': {error}") from None
+    return Settings(path=path, given=tuple(table), **values)
+
+
+def load_settings(start: Path) -> Settings:
+    """The settings that apply to ``start``; empty settings when no file is found."""
+    path = find_settings_file(start)
+    if path is None:
+        return Settings()
+    found = _settings_table(path)
+    assert found is not None
+    table, prefix = found
+    return parse_settings(table, path, prefix)
