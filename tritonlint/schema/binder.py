@@ -208,6 +208,10 @@ class _Binder:
                     value.span,
                 )
                 return
+            # The field as a whole is the list, not its first element.
+            self.source_map.add_once(
+                (*path, descriptor.name), Location(item.span, item.name.span, value.span)
+            )
             for element in value.items:
                 self._single(target, descriptor, item, element, path, earlier)
             return
