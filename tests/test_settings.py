@@ -220,10 +220,13 @@ def test_a_bad_file_exits_2_naming_file_and_key(
         assert "Traceback" not in err
 
 
-def test_keys_not_applied_yet_are_named_in_a_warning(
+def test_every_key_applies_without_a_warning(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    write(project / ".tritonlint.toml", 'triton-version = "2.73"\nexclude = ["x/*"]\n')
+    # triton-version 2.51 makes model_metrics an error; exclude takes the model out again.
+    write(project / ".tritonlint.toml", 'triton-version = "2.51"\nexclude = ["x/*"]\n')
     status, out, err = run(["proj/deep/models", "--format", "json"], capsys)
-    assert (status, out) == (0, "[]\n")
-    assert err.startswith("tritonlint: warning: proj/.tritonlint.toml: exclude is checked")
+    assert (status, err) == (1, "")
+    assert [f["code"] for f in findings(out)] == ["TL101"]
+    write(project / ".tritonlint.toml", 'triton-version = "2.51"\nexclude = ["deep/models/m"]\n')
+    assert run(["proj/deep/models", "--format", "json"], capsys) == (0, "[]\n", "")

@@ -1,13 +1,16 @@
 """The ``tritonlint`` command.
 
 ``tritonlint PATH...`` (or ``tritonlint check PATH...``) lints; ``tritonlint rules`` lists the
-rules; ``tritonlint explain CODE`` documents one. Exit status: 0 when nothing of error
-severity was found, 1 when something was, 2 for a usage error or an internal failure.
+rules; ``tritonlint explain CODE`` documents one. Exit status of ``check``: 0 when nothing at
+or above the ``--fail-on`` severity (default: error) was found, 1 when something was (0
+always with ``--exit-zero``), 2 for a usage error, a bad settings file or an internal failure.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import os
 import sys
 import traceback
 from collections.abc import Sequence
@@ -19,10 +22,15 @@ from rich.table import Table
 
 from tritonlint import __version__
 from tritonlint.diagnostics import Severity
-from tritonlint.linter import LintOptions, lint_paths
+from tritonlint.linter import LintOptions, LintResult, lint_paths
+from tritonlint.report.github import render_github
 from tritonlint.report.json_report import render_json
+from tritonlint.report.junit import render_junit
+from tritonlint.report.output import write_atomically
 from tritonlint.report.paths import display_path
 from tritonlint.report.rules_doc import render_rules_doc, rule_markdown
+from tritonlint.report.sarif import render_sarif
+from tritonlint.report.statistics import statistics_table
 from tritonlint.report.text_report import render_text
 from tritonlint.rules.registry import all_rules, by_code
 from tritonlint.schema.releases import covered_releases, resolve_release
@@ -55,7 +63,7 @@ def _parser() -> argparse.ArgumentParser:
 
     check = commands.add_parser("check", help="lint repositories, model folders or config files")
     check.add_argument("paths", nargs="+", type=Path, metavar="PATH")
-    check.add_argument("--format", choices=("text", "json"), default="text")
+    _add_report_options(check)
     check.add_argument(
         "--select",
         action="append",
@@ -67,6 +75,12 @@ def _parser() -> argparse.ArgumentParser:
         action="append",
         metavar="CODES",
         help="do not report these rule codes or prefixes (comma-separated)",
+    )
+    check.add_argument(
+        "--extend-select",
+        action="append",
+        metavar="CODES",
+        help="report these rule codes or prefixes too, besides the selected ones",
     )
     check.add_argument(
         "--triton-version",
@@ -87,42 +101,136 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+REPORT_FORMATS = ("text", "json", "sarif", "github", "junit")
+
+
+def _add_report_options(check: argparse.ArgumentParser) -> None:
+    """--format, --output, --statistics, --fail-on and --exit-zero."""
+    check.add_argument(
+        "--format",
+        choices=REPORT_FORMATS,
+        default=None,
+        help="how to report findings (default: github when GITHUB_ACTIONS=true, else text)",
+    )
+    check.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write the report to FILE, not stdout"
+    )
+    check.add_argument(
+        "--statistics",
+        action="store_true",
+        help="after the findings, print how many each rule has (text and github formats, or "
+        "with --output)",
+    )
+    check.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info", "never"),
+        default="error",
+        help="exit with status 1 when a finding of this severity or above is reported "
+        "(default: error)",
+    )
+    check.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit with status 0 even when there are findings (2 still means a usage error)",
+    )
+
+
 def _check(args: argparse.Namespace, console: Console) -> int:
     try:
         settings = load_settings(args.paths[0])
     except SettingsError as error:
         raise UsageError(str(error)) from None
-    _warn_unapplied(settings)
     try:
         requested = args.triton_version
         release = resolve_release(settings.triton_version if requested is None else requested)
     except ValueError as error:
         raise UsageError(str(error)) from None
-    options = LintOptions(
-        select=_split_codes(args.select),
-        ignore=_split_codes(args.ignore),
-        triton_version=release,
-    )
+    options = _lint_options(args, settings, release)
+    report_format = _report_format(args)
     result = lint_paths(args.paths, options)
-    if args.format == "json":
-        print(render_json(result.diagnostics))
+    _report(result, report_format, args, console)
+    return _exit_status(result, args)
+
+
+def _lint_options(args: argparse.Namespace, settings: Settings, release: str) -> LintOptions:
+    """The settings file's options with the command line's over them: ``--select`` replaces
+    the file's select and extend-select, ``--extend-select`` and ``--ignore`` add to it."""
+    extend_select = _split_codes(args.extend_select)
+    if args.select:
+        select = _split_codes(args.select)
     else:
-        render_text(result.diagnostics, result.models_checked, console)
-    has_error = any(d.severity is Severity.ERROR for d in result.diagnostics)
-    return EXIT_FINDINGS if has_error else EXIT_CLEAN
+        select, extend_select = settings.select, settings.extend_select + extend_select
+    return LintOptions(
+        select=select,
+        ignore=settings.ignore + _split_codes(args.ignore),
+        triton_version=release,
+        extend_select=extend_select,
+        per_file_ignores=settings.per_file_ignores,
+        severity=settings.severity,
+        exclude=settings.exclude,
+        root=settings.root,
+    )
 
 
-def _warn_unapplied(settings: Settings) -> None:
-    """Say which keys of the settings file are checked but have no effect yet."""
-    unapplied = [key for key in settings.given if key != "triton-version"]
-    if unapplied and settings.path is not None:
-        Console(stderr=True, highlight=False).print(
-            f"tritonlint: warning: {display_path(settings.path)}: {', '.join(unapplied)} "
-            f"{'is' if len(unapplied) == 1 else 'are'} checked but not applied yet "
-            "(only triton-version is)",
-            style="yellow",
-            markup=False,
+def _report_format(args: argparse.Namespace) -> str:
+    """The format asked for, or github in GitHub Actions, else text; checks --statistics."""
+    chosen: str = args.format or (
+        "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    )
+    if args.statistics and chosen not in ("text", "github") and args.output is None:
+        raise UsageError(
+            f"--statistics prints a table, which would break the {chosen} report on stdout; "
+            "write the report to a file with --output"
         )
+    return chosen
+
+
+def _report(
+    result: LintResult, report_format: str, args: argparse.Namespace, console: Console
+) -> None:
+    """Print the report, or write it to ``--output``; then the statistics, if asked for."""
+    diagnostics = result.diagnostics
+    if report_format == "text":
+        target = console
+        if args.output is not None:
+            buffer = io.StringIO()
+            target = Console(file=buffer, highlight=False, no_color=True, width=100)
+        render_text(diagnostics, result.models_checked, target)
+        if args.statistics:
+            target.print(statistics_table(diagnostics))
+        if args.output is not None:
+            _write(args.output, buffer.getvalue())
+        return
+    renderers = {
+        "json": lambda: render_json(diagnostics),
+        "sarif": lambda: render_sarif(diagnostics),
+        "github": lambda: render_github(diagnostics, result.models_checked),
+        "junit": lambda: render_junit(diagnostics, result.checked),
+    }
+    report = renderers[report_format]()
+    if args.output is None:
+        print(report)
+    else:
+        _write(args.output, report + "\n")
+    if args.statistics:
+        console.print(statistics_table(diagnostics))
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        write_atomically(path, text)
+    except OSError as error:
+        raise UsageError(
+            f"cannot write the report to {display_path(path)}: {error.strerror or error}"
+        ) from None
+
+
+def _exit_status(result: LintResult, args: argparse.Namespace) -> int:
+    if args.exit_zero or args.fail_on == "never":
+        return EXIT_CLEAN
+    threshold = Severity(args.fail_on).rank
+    failing = any(d.severity.rank >= threshold for d in result.diagnostics)
+    return EXIT_FINDINGS if failing else EXIT_CLEAN
 
 
 def _rules(console: Console) -> int:

@@ -3,36 +3,58 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tritonlint.diagnostics import Diagnostic, RelatedLocation
+from tritonlint.diagnostics import Diagnostic, RelatedLocation, Severity
 from tritonlint.document import ConfigDocument
 from tritonlint.repository.model import Repository, WalkProblem
 from tritonlint.repository.walker import iter_target_models, walk
 from tritonlint.rules.context import ModelContext, RepositoryContext
 from tritonlint.rules.registry import Rule, all_rules, by_name
 from tritonlint.schema.releases import load_schema
+from tritonlint.settings import PathPatterns, rule_matches
+from tritonlint.suppression import FileSuppressions, apply_suppressions, read_suppressions
 
 
 @dataclass(frozen=True)
 class LintOptions:
-    #: Codes or code prefixes to report (empty: all rules).
+    #: Codes, code prefixes or rule names to report (empty: all rules).
     select: tuple[str, ...] = ()
-    #: Codes or code prefixes not to report.
+    #: Codes, code prefixes or rule names not to report (this wins over the selections).
     ignore: tuple[str, ...] = ()
     #: The Triton release the repository targets (default: the newest schema shipped).
     triton_version: str | None = None
+    #: Codes, code prefixes or rule names to report besides ``select``.
+    extend_select: tuple[str, ...] = ()
+    #: Glob pattern (relative to ``root``) -> codes not reported for the paths it matches.
+    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Code, code prefix or rule name -> the severity its findings are reported with.
+    severity: Mapping[str, Severity] = field(default_factory=dict)
+    #: Glob patterns (relative to ``root``) of paths not to lint.
+    exclude: tuple[str, ...] = ()
+    #: The folder the glob patterns are relative to (None: the working directory).
+    root: Path | None = None
 
     def enabled(self, rule: Rule) -> bool:
-        def matches(patterns: tuple[str, ...]) -> bool:
-            return any(rule.code.startswith(p.upper()) or rule.name == p for p in patterns)
+        def matches(patterns: Iterable[str]) -> bool:
+            return any(rule_matches(p, rule.code, rule.name) for p in patterns)
 
-        if self.select and not matches(self.select):
+        if self.select and not matches(self.select) and not matches(self.extend_select):
             return False
         return not matches(self.ignore)
+
+    def severity_of(self, diagnostic: Diagnostic) -> Severity:
+        """The configured severity of a finding: the most specific matching key decides."""
+        best: tuple[int, Severity] | None = None
+        for key, level in self.severity.items():
+            if rule_matches(key, diagnostic.code, diagnostic.name):
+                specificity = len(diagnostic.code) if key == diagnostic.name else len(key)
+                if best is None or specificity > best[0]:
+                    best = (specificity, level)
+        return diagnostic.severity if best is None else best[1]
 
 
 @dataclass
@@ -40,6 +62,8 @@ class LintResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     models_checked: int = 0
     triton_version: str = ""
+    #: What was checked: each model folder (a loose config file: the file), sorted.
+    checked: list[Path] = field(default_factory=list)
 
 
 def _walk_diagnostics(problems: Iterable[WalkProblem]) -> Iterable[Diagnostic]:
@@ -100,12 +124,67 @@ def _lint(paths: Sequence[Path], options: LintOptions) -> LintResult:
     schema = load_schema(options.triton_version)
     rules = all_rules()
     repositories, unusable = walk(paths, schema)
+    excluded = PathPatterns(options.exclude, options.root)
     found: list[Diagnostic] = list(_walk_diagnostics(unusable))
-    models = 0
+    checked: list[Path] = []
+    suppressions: list[FileSuppressions] = []
     for repository in repositories:
+        _exclude_targets(repository, excluded)
         found.extend(_repository_diagnostics(repository, rules))
-        models += sum(1 for _ in iter_target_models(repository))
-    enabled = {rule.code for rule in rules if options.enabled(rule)}
-    unique = {d.model_dump_json(): d for d in found if d.code in enabled}
+        for model in iter_target_models(repository):
+            loose = repository.root is None and model.config is not None
+            checked.append(model.config.path if loose and model.config else model.path)
+            if model.config is not None:
+                folder = None if repository.root is None else model.path
+                not_run = _rules_not_run(repository, ModelContext(repository, model), rules)
+                suppressions.append(read_suppressions(model.config, folder, not_run))
+    found = apply_suppressions(found, suppressions)
+    reported = _filter(found, rules, options, excluded)
+    unique = {d.model_dump_json(): d for d in reported}
     ordered = sorted(unique.values(), key=lambda d: d.sort_key)
-    return LintResult(ordered, models, schema.release)
+    return LintResult(ordered, len(checked), schema.release, sorted(checked))
+
+
+def _rules_not_run(repository: Repository, model: ModelContext, rules: list[Rule]) -> list[str]:
+    """Codes of rules that did not look at ``model``: a suppression of them is not "unused"."""
+    codes = [] if repository.whole else [r.code for r in rules if r.repository_check]
+    if model.has_config_errors:  # checks of the content skip a config with errors
+        codes += [r.code for r in rules if r.check is not None]
+    return codes
+
+
+def _exclude_targets(repository: Repository, excluded: PathPatterns) -> None:
+    """Make the excluded models context only: not checked, still seen by their neighbours."""
+    if not excluded:
+        return
+    for model in repository.models:
+        config = model.config.path if repository.root is None and model.config else None
+        if excluded.match(model.path) or (config is not None and excluded.match(config)):
+            repository.targets.discard(model.path)
+
+
+def _filter(
+    found: Iterable[Diagnostic], rules: list[Rule], options: LintOptions, excluded: PathPatterns
+) -> Iterable[Diagnostic]:
+    """The findings to report, with their configured severity: select, ignore, per-file
+    ignores and exclude applied."""
+    enabled = {rule.code for rule in rules if options.enabled(rule)}
+    per_file = {
+        pattern: PathPatterns([pattern], options.root) for pattern in options.per_file_ignores
+    }
+    for diagnostic in found:
+        if diagnostic.code not in enabled or excluded.match(diagnostic.path):
+            continue
+        if any(
+            patterns.match(diagnostic.path)
+            and any(
+                rule_matches(c, diagnostic.code, diagnostic.name)
+                for c in options.per_file_ignores[pattern]
+            )
+            for pattern, patterns in per_file.items()
+        ):
+            continue
+        severity = options.severity_of(diagnostic)
+        if severity is not diagnostic.severity:
+            diagnostic = diagnostic.model_copy(update={"severity": severity})
+        yield diagnostic

@@ -18,13 +18,18 @@ exclude = ["scratch/*"]
 
 Every key is validated here; a file that is not TOML, a key that is not one of these, a value of
 the wrong type, an unknown rule or an unknown release raises :class:`SettingsError`, whose
-message names the file and the key. Command-line options override the file.
+message names the file and the key. Command-line options override the file (``--select``
+replaces ``select``; ``--extend-select`` and ``--ignore`` add to the file's lists). The glob
+patterns of ``per-file-ignores`` and ``exclude`` are relative to the folder of the settings
+file (see :class:`PathPatterns`).
 """
 
 from __future__ import annotations
 
+import os
+import re
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +72,11 @@ class Settings:
     #: The keys that were given, as written in the file (``triton-version``, ...).
     given: tuple[str, ...] = ()
 
+    @property
+    def root(self) -> Path | None:
+        """The folder the glob patterns are relative to: the settings file's (None: no file)."""
+        return None if self.path is None else self.path.parent
+
 
 # --- Value checks: each returns the parsed value or raises ValueError saying what is wrong --
 
@@ -83,6 +93,23 @@ def _strings(value: object) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _globs(value: object) -> tuple[str, ...]:
+    patterns = _strings(value)
+    for pattern in patterns:
+        try:
+            _check_glob(pattern)
+        except ValueError as error:
+            raise ValueError(f"{pattern!r}: {error}") from None
+    return patterns
+
+
+def _check_glob(pattern: str) -> None:
+    if not pattern.strip():
+        raise ValueError("a glob pattern must not be empty")
+    if pattern.startswith("/") or os.path.isabs(pattern):
+        raise ValueError("write the pattern relative to the folder of the settings file")
+
+
 def _rule_codes(value: object) -> tuple[str, ...]:
     codes = _strings(value)
     for code in codes:
@@ -93,8 +120,13 @@ def _rule_codes(value: object) -> tuple[str, ...]:
 def _check_rule(code: str) -> None:
     from tritonlint.rules.registry import all_rules  # the rule packs import much; load late
 
-    if not any(r.code.startswith(code.upper()) or r.name == code for r in all_rules()):
+    if not any(rule_matches(code, r.code, r.name) for r in all_rules()):
         raise ValueError(f"no rule code, prefix or name matches {code!r}")
+
+
+def rule_matches(pattern: str, code: str, name: str) -> bool:
+    """Whether ``pattern`` (a rule code, a code prefix, any case, or a rule name) names a rule."""
+    return code.startswith(pattern.upper()) or name == pattern
 
 
 def _triton_version(value: object) -> str:
@@ -112,6 +144,7 @@ def _per_file_ignores(value: object) -> dict[str, tuple[str, ...]]:
     parsed = {}
     for pattern, codes in value.items():
         try:
+            _check_glob(pattern)
             parsed[pattern] = _rule_codes(codes)
         except ValueError as error:
             raise ValueError(f"{pattern!r}: {error}") from None
@@ -143,7 +176,7 @@ KEYS: dict[str, tuple[str, Callable[[object], Any]]] = {
     "extend-select": ("extend_select", _rule_codes),
     "per-file-ignores": ("per_file_ignores", _per_file_ignores),
     "severity": ("severity", _severity),
-    "exclude": ("exclude", _strings),
+    "exclude": ("exclude", _globs),
 }
 
 
@@ -151,6 +184,87 @@ def _toml_type(value: object) -> str:
     names = {bool: "a boolean", int: "an integer", float: "a float", str: "a string"}
     names |= {list: "an array", dict: "a table"}
     return names.get(type(value), type(value).__name__)
+
+
+# --- Glob patterns of paths --------------------------------------------------------------------
+
+
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """The regular expression of a glob pattern over ``/``-separated relative paths.
+
+    ``*`` is any run of characters but ``/``, ``?`` one such character, ``[abc]``/``[!abc]`` a
+    character class, ``**/`` any number of folders (none included) and a final ``**``
+    everything below. A leading ``./`` and a trailing ``/`` are ignored.
+    """
+    pattern = pattern.strip().replace(os.sep, "/")
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    pattern = pattern.rstrip("/") or "."
+    out: list[str] = []
+    index = 0
+    while index < len(pattern):
+        char = pattern[index]
+        if pattern.startswith("**/", index):
+            out.append("(?:[^/]+/)*")
+            index += 3
+            continue
+        if pattern.startswith("**", index):
+            out.append(".*")
+            index += 2
+            continue
+        if char == "*":
+            out.append("[^/]*")
+        elif char == "?":
+            out.append("[^/]")
+        elif char == "[" and (close := pattern.find("]", index + 2)) != -1:
+            body = pattern[index + 1 : close].replace("\\", "\\\\").replace("[", "\\[")
+            if body.startswith("!"):
+                body = "^" + body[1:]
+            out.append(f"[{body}]")
+            index = close + 1
+            continue
+        else:
+            out.append(re.escape(char))
+        index += 1
+    return re.compile("".join(out))
+
+
+class PathPatterns:
+    """Glob patterns relative to a folder, matched against paths and the folders above them.
+
+    A pattern matches a path when it matches the path relative to ``root`` or one of the
+    folders on the way to it: ``legacy/*`` matches ``legacy/resnet``, ``legacy/resnet/1`` and
+    ``legacy/resnet/config.pbtxt``. Paths outside ``root`` match nothing.
+    """
+
+    def __init__(self, patterns: Iterable[str], root: Path | None = None) -> None:
+        self.patterns = tuple(patterns)
+        self._regexes = [(p, glob_regex(p)) for p in self.patterns]
+        self._root = os.path.abspath(root if root is not None else Path.cwd())
+
+    def __bool__(self) -> bool:
+        return bool(self.patterns)
+
+    def matching(self, path: Path) -> list[str]:
+        """The patterns that match ``path`` (absolute, or relative to the working directory)."""
+        if not self._regexes:
+            return []
+        try:
+            relative = os.path.relpath(os.path.abspath(path), self._root)
+        except ValueError:  # another drive on Windows
+            return []
+        if relative == ".." or relative.startswith(".." + os.sep):
+            return []
+        parts = relative.replace(os.sep, "/").split("/")
+        candidates = ["/".join(parts[: end + 1]) for end in range(len(parts))]
+        return [
+            pattern
+            for pattern, regex in self._regexes
+            if any(regex.fullmatch(candidate) for candidate in candidates)
+        ]
+
+    def match(self, path: Path) -> bool:
+        return bool(self.matching(path))
 
 
 # --- Finding and reading the file -------------------------------------------------------------

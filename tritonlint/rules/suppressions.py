@@ -1,0 +1,29 @@
+"""Suppressions pack: `# tritonlint: disable=...` comments, read by tritonlint/suppression.py."""
+
+from tritonlint.diagnostics import Severity
+from tritonlint.rules.registry import declare
+
+declare(
+    "TL020",
+    "unused-suppression",
+    Severity.WARNING,
+    pack="suppressions",
+    summary="a suppression comment that suppresses nothing",
+    explanation="""
+    `# tritonlint: disable=CODE` silences findings of CODE on its own line (a comment after
+    a field) or on the next line with content (a comment on a line of its own);
+    `# tritonlint: disable-file=CODE` silences them in the whole file and, for findings
+    about folders, in the model's folder. A code may be a rule code (`TL201`), a code prefix
+    (`TL2`) or a rule name (`name-mismatch`). A suppression that matches no finding is stale:
+    the problem was fixed, or the comment is on the wrong line, or the code is mistyped. It
+    would silently hide the next, unrelated finding of that code, so remove it. A comment
+    that starts with `tritonlint:` but is not a suppression tritonlint understands is
+    reported too. To keep a suppression that is unused on purpose, add `TL020` to it.
+    """,
+    bad="""
+    name: "resnet50"   # tritonlint: disable=TL201   (the name matches the folder now)
+    """,
+    good="""
+    name: "resnet50"
+    """,
+)

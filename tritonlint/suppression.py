@@ -1,0 +1,213 @@
+"""Inline suppressions: ``# tritonlint: disable=CODE[,CODE]`` comments in config.pbtxt.
+
+* ``# tritonlint: disable=TL201`` after a field (a trailing comment) silences TL201 findings
+  that start on that line; on a line of its own, on the next line that has more than a
+  comment (blank lines and other comments in between are passed over).
+* ``# tritonlint: disable-file=TL201`` anywhere silences TL201 in the whole file and, for
+  findings about folders and files without a place in the config (a missing version
+  folder, say), in the model's folder.
+
+A code may be a rule code or a code prefix (any case) or a rule name. Only comments are read:
+the text of a string that looks like a suppression is not one, because the comments are the
+lexer's comment tokens. A suppression (or a code in one) that silences nothing is reported as
+``unused-suppression`` (TL020) at the comment, and so is a comment that starts with
+``tritonlint:`` but is not a suppression this module understands.
+
+Suppressions apply after the rules run and before ``--select``/``--ignore`` and the settings
+file's filters, so a suppression of a rule that is not selected is not taken for unused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tritonlint.diagnostics import Diagnostic
+from tritonlint.document import ConfigDocument
+from tritonlint.rules.registry import Rule, all_rules, by_name
+from tritonlint.settings import rule_matches
+from tritonlint.span import Span
+
+#: ``tritonlint: disable=...`` or ``disable-file=...`` anywhere in a comment.
+_DIRECTIVE = re.compile(
+    r"tritonlint\s*:\s*(?P<kind>disable-file|disable)\s*=\s*"
+    r"(?P<codes>[A-Za-z0-9_-]+(?:\s*,\s*[A-Za-z0-9_-]+)*)"
+)
+#: A comment that means to talk to tritonlint (``# tritonlint: ...``), understood or not.
+_ADDRESSED = re.compile(r"#+\s*tritonlint\s*:", re.IGNORECASE)
+_UNUSED = "unused-suppression"
+
+
+@dataclass
+class Directive:
+    """One suppression comment."""
+
+    #: ``disable`` (a line) or ``disable-file``.
+    kind: str
+    #: The codes, prefixes and names as written.
+    codes: tuple[str, ...]
+    #: The comment's place, where an unused suppression is reported.
+    span: Span
+    #: The line a ``disable`` applies to (None: none follows, or a ``disable-file``).
+    line: int | None
+    #: The codes that suppressed something.
+    used: set[str] = field(default_factory=set)
+
+    @property
+    def text(self) -> str:
+        return f"{self.kind}={','.join(self.codes)}"
+
+    def covers(self, diagnostic: Diagnostic) -> str | None:
+        """The first code of this directive that matches ``diagnostic``, or None."""
+        return next(
+            (c for c in self.codes if rule_matches(c, diagnostic.code, diagnostic.name)), None
+        )
+
+
+@dataclass
+class FileSuppressions:
+    """The suppression comments of one config file."""
+
+    document: ConfigDocument
+    #: The model folder whose folder findings ``disable-file`` covers (None: a loose file).
+    model_folder: Path | None
+    directives: list[Directive] = field(default_factory=list)
+    #: Comments addressed to tritonlint that are not suppressions: (comment span, text).
+    malformed: list[tuple[Span, str]] = field(default_factory=list)
+    #: Codes of rules that did not run for this file: their suppressions are never "unused".
+    not_run: frozenset[str] = frozenset()
+
+
+def read_suppressions(
+    document: ConfigDocument, model_folder: Path | None = None, not_run: Iterable[str] = ()
+) -> FileSuppressions:
+    """The suppression comments of a parsed config file."""
+    found = FileSuppressions(document, model_folder, not_run=frozenset(not_run))
+    syntax = document.syntax
+    if syntax is None or document.text is None:
+        return found
+    text = document.text
+    lines = text.split("\n")
+    for comment in syntax.document.comments:
+        match = _DIRECTIVE.search(comment.text)
+        if match is None:
+            if _ADDRESSED.match(comment.text):
+                found.malformed.append((comment.span, comment.text.strip()))
+            continue
+        codes = tuple(c.strip() for c in match.group("codes").split(","))
+        kind = match.group("kind")
+        line = None
+        if kind == "disable":
+            line_start = text.rfind("\n", 0, comment.span.start) + 1
+            trailing = text[line_start : comment.span.start].strip() != ""
+            line = comment.span.line if trailing else _next_content_line(lines, comment.span.line)
+        found.directives.append(Directive(kind, codes, comment.span, line))
+    return found
+
+
+def _next_content_line(lines: Sequence[str], after: int) -> int | None:
+    """The first line after line ``after`` (1-based) with more than blanks and a comment."""
+    for number in range(after + 1, len(lines) + 1):
+        stripped = lines[number - 1].strip()
+        if stripped and not stripped.startswith("#"):
+            return number
+    return None
+
+
+def _is_within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def apply_suppressions(
+    diagnostics: Iterable[Diagnostic], files: Sequence[FileSuppressions]
+) -> list[Diagnostic]:
+    """The diagnostics no suppression covers, plus an unused-suppression finding for each
+    suppression (or code of one) that covered nothing."""
+    by_path = {f.document.path: f for f in files}
+    folders = sorted(
+        (f for f in files if f.model_folder is not None),
+        key=lambda f: len(f.model_folder.parts) if f.model_folder else 0,
+        reverse=True,
+    )
+    kept: list[Diagnostic] = []
+    for diagnostic in diagnostics:
+        own = by_path.get(diagnostic.path)
+        if own is None and diagnostic.span is None:
+            own = next(
+                (
+                    f
+                    for f in folders
+                    if f.model_folder is not None and _is_within(diagnostic.path, f.model_folder)
+                ),
+                None,
+            )
+        if own is None or not _suppress(diagnostic, own):
+            kept.append(diagnostic)
+    for file in files:
+        kept.extend(_unused(file))
+    return kept
+
+
+def _suppress(diagnostic: Diagnostic, file: FileSuppressions) -> bool:
+    """Whether a directive of ``file`` covers ``diagnostic``; marks the codes that do."""
+    on_line = (
+        diagnostic.span.line if diagnostic.path == file.document.path and diagnostic.span else None
+    )
+    suppressed = False
+    for directive in file.directives:
+        if directive.kind == "disable" and (on_line is None or directive.line != on_line):
+            continue
+        code = directive.covers(diagnostic)
+        if code is not None:
+            directive.used.add(code)
+            suppressed = True
+    return suppressed
+
+
+def _unused(file: FileSuppressions) -> Iterable[Diagnostic]:
+    rule = by_name(_UNUSED)
+    rules = all_rules()
+    path = file.document.path
+    # A suppression of TL020 itself in the file keeps every unused one quiet.
+    file_wide = [d for d in file.directives if d.kind == "disable-file"]
+    for span, text in file.malformed:
+        if _quiet(rule, file_wide):
+            continue
+        yield rule.diagnostic(
+            f"{text!r} is not a suppression tritonlint understands; write "
+            "'# tritonlint: disable=CODE[,CODE]' or '# tritonlint: disable-file=CODE[,CODE]'",
+            path,
+            span,
+        )
+    for directive in file.directives:
+        if _quiet(rule, [directive, *file_wide]):
+            continue
+        for code in directive.codes:
+            if code in directive.used:
+                continue
+            if code.upper() == rule.code or code == rule.name:
+                continue
+            matching = [r for r in rules if rule_matches(code, r.code, r.name)]
+            if any(r.code in file.not_run for r in matching):
+                continue
+            yield rule.diagnostic(_unused_message(directive, code, matching), path, directive.span)
+
+
+def _quiet(rule: Rule, directives: Iterable[Directive]) -> bool:
+    """Whether one of ``directives`` names the unused-suppression rule by its code or name."""
+    return any(c.upper() == rule.code or c == rule.name for d in directives for c in d.codes)
+
+
+def _unused_message(directive: Directive, code: str, matching: list[Rule]) -> str:
+    said = f"'tritonlint: {directive.text}'"
+    if not matching:
+        return f"{said}: no rule code, prefix or name matches {code!r}; it suppresses nothing"
+    if directive.kind == "disable-file":
+        where = "in this file or its model folder"
+    elif directive.line is None:
+        where = "after it: no line with content follows the comment"
+    else:
+        where = f"on line {directive.line}"
+    return f"{said} suppresses nothing: there is no {code} finding {where}; remove it"
