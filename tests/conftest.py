@@ -28,3 +28,10 @@ def repo(tmp_path: Path) -> Callable[[Files], Path]:
         return make_tree(tmp_path / "models", files)
 
     return build
+
+
+@pytest.fixture(autouse=True)
+def _not_in_github_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests expect the text report by default, also when they run in GitHub Actions (where
+    ``GITHUB_ACTIONS=true`` makes github annotations the default)."""
+    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
