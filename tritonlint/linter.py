@@ -8,9 +8,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tritonlint.dependencies import composing_model_failures
 from tritonlint.diagnostics import Diagnostic, RelatedLocation, Severity
 from tritonlint.document import ConfigDocument
-from tritonlint.repository.model import Repository, WalkProblem
+from tritonlint.repository.model import ModelFolder, Repository, WalkProblem
 from tritonlint.repository.walker import iter_target_models, walk
 from tritonlint.rules.context import ModelContext, RepositoryContext
 from tritonlint.rules.registry import Rule, all_rules, by_name
@@ -82,6 +83,17 @@ def _document_diagnostics(document: ConfigDocument) -> Iterable[Diagnostic]:
         )
 
 
+def _model_diagnostics(
+    repository: Repository, model: ModelFolder, rules: list[Rule]
+) -> Iterable[Diagnostic]:
+    if model.config is not None:
+        yield from _document_diagnostics(model.config)
+    context = ModelContext(repository, model)
+    for rule in rules:
+        if rule.check is not None:
+            yield from map(rule.from_finding, rule.check(context))
+
+
 def _repository_diagnostics(repository: Repository, rules: list[Rule]) -> Iterable[Diagnostic]:
     yield from _walk_diagnostics(repository.problems)
     if repository.whole:
@@ -89,13 +101,15 @@ def _repository_diagnostics(repository: Repository, rules: list[Rule]) -> Iterab
         for rule in rules:
             if rule.repository_check is not None:
                 yield from map(rule.from_finding, rule.repository_check(whole))
+    # Context models are checked too (their findings are not reported) so that an ensemble
+    # learns whether the models it runs would load.
+    per_model = {
+        model.path: list(_model_diagnostics(repository, model, rules))
+        for model in repository.models
+    }
     for model in iter_target_models(repository):
-        if model.config is not None:
-            yield from _document_diagnostics(model.config)
-        context = ModelContext(repository, model)
-        for rule in rules:
-            if rule.check is not None:
-                yield from map(rule.from_finding, rule.check(context))
+        yield from per_model[model.path]
+    yield from composing_model_failures(repository, per_model)
 
 
 @contextmanager

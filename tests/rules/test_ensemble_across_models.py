@@ -159,3 +159,30 @@ def test_ensembles_that_contain_each_other(repo: Repo) -> None:
         "circular dependency between ensembles: b -> a -> b",
     ]
     assert {position(d) for d in cycles} == {(5, 44)}
+
+
+def test_ensemble_step_whose_model_is_refused(repo: Repo) -> None:
+    files = _repository(_ensemble(GOOD_STEP))
+    del files["classifier/1/model.onnx"]  # the classifier cannot load: no version folder
+    root = repo(files)
+    finding = only(lint(root), "TL720")
+    assert finding.severity.value == "error"
+    assert position(finding) == (6, 44)
+    assert finding.message.startswith(
+        "ensemble 'pipeline' depends on 'classifier' which has no loaded version: tritonserver "
+        "refuses 'classifier' (TL212 no-version-folder)"
+    )
+    assert finding.related[0].path == root / "classifier"
+    # Reported also when only the ensemble is linted: the classifier is context.
+    assert "TL720" in codes(lint(root / "pipeline"))
+    assert "TL720" not in codes(lint(repo(_repository(_ensemble(GOOD_STEP)))))
+
+
+def test_a_refused_model_fails_every_ensemble_above_it(repo: Repo) -> None:
+    files = _repository(_ensemble(GOOD_STEP))
+    del files["classifier/1/model.onnx"]
+    outer_step = GOOD_STEP.replace('"classifier"', '"pipeline"')
+    files["outer/config.pbtxt"] = _ensemble(outer_step).replace('"pipeline"', '"outer"', 1)
+    files["outer/1/.gitkeep"] = b""
+    found = [d for d in lint(repo(files)).diagnostics if d.code == "TL720"]
+    assert sorted(d.path.parent.name for d in found) == ["outer", "pipeline"]

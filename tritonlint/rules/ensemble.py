@@ -10,7 +10,7 @@ from tritonlint.diagnostics import RelatedLocation, Severity
 from tritonlint.repository.autofill import ENSEMBLE
 from tritonlint.repository.versions import numbered, selected_versions
 from tritonlint.rules.context import ModelContext
-from tritonlint.rules.registry import Finding, rule
+from tritonlint.rules.registry import Finding, declare, rule
 from tritonlint.schema.binder import enum_type, message_type
 from tritonlint.schema.releases import load_schema
 
@@ -875,3 +875,27 @@ def ensemble_model_version_omitted(ctx: ModelContext) -> Iterator[Finding]:
                 f"step {index} has no model_version, which means version 0, not the latest; "
                 "write model_version: -1 for the latest",
             )
+
+
+declare(
+    "TL720",
+    "ensemble-composing-model-refused",
+    Severity.ERROR,
+    pack="ensemble",
+    summary="an ensemble step runs a model that tritonserver refuses",
+    explanation="""
+    An ensemble loads only when every model it runs loads. When a composing model has an
+    error of its own (a missing version folder or model file, a config mistake ...), the
+    ensemble fails too; this points at the step, with the composing model's error as the
+    related location. (Reported by the pipeline after the rules have looked at every model.)
+    """,
+    bad="""
+    step [ { model_name: "classifier" model_version: -1 ... } ]
+    # model_repository/classifier/ has no version folder
+    """,
+    good="""
+    step [ { model_name: "classifier" model_version: -1 ... } ]
+    # model_repository/classifier/1/model.onnx exists
+    """,
+    server_message="ensemble '{ensemble}' depends on '{model}' which has no loaded version",
+)
