@@ -260,3 +260,13 @@ def test_tl306_custom_backend_from_the_folder_name(repo: Repo) -> None:
 )
 def test_tl306_shipped_backend_or_explicit_runtime(repo: Repo, head: str) -> None:
     assert "TL306" not in codes(lint(build(repo, head, {"model.py": ""})))
+
+
+def test_tl308_runtime_that_climbs_out_of_the_search_folders(repo: Repo) -> None:
+    config = 'backend: "identity"\nruntime: "../dummy_runtime/libtriton_identity.so"\n'
+    found = only(lint(repo({"m/config.pbtxt": config, "m/1/": None})), "TL308")
+    assert found.severity is Severity.ERROR
+    assert position(found) == (2, 10)
+    assert "escapes backend directory" in found.message
+    fine = 'backend: "identity"\nruntime: "libtriton_identity.so"\n'
+    assert "TL308" not in codes(lint(repo({"m/config.pbtxt": fine, "m/1/": None})))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterator
+from pathlib import PurePosixPath
 
 from tritonlint.diagnostics import Severity
 from tritonlint.repository.autofill import (
@@ -294,3 +295,42 @@ def ignored_platform(ctx: ModelContext) -> Iterator[Finding]:
         ("platform",),
         f"the {completed.backend} backend ignores platform '{config.platform}'; remove it",
     )
+
+
+@rule(
+    "TL308",
+    "runtime-escapes-backend-directory",
+    Severity.ERROR,
+    summary="a `runtime` library path that leaves the folder the server looks in",
+    explanation="""
+    `runtime` names the backend library file the server loads from the version folder, the
+    model folder or the backend directory. A path that climbs out of those folders (`..`,
+    or an absolute path) is refused; install the library where the server looks instead.
+    """,
+    bad="""
+    runtime: "../shared/libtriton_identity.so"
+    """,
+    good="""
+    runtime: "libtriton_identity.so"
+    """,
+    server_message=(
+        "backend library name '{library}' escapes backend directory '{directory}', for model "
+        "'{model}', check model config runtime field"
+    ),
+)
+def runtime_escapes_backend_directory(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None or not config.runtime:
+        return
+    parts = PurePosixPath(config.runtime).parts
+    depth = 0
+    escapes = config.runtime.startswith("/")
+    for part in parts:
+        depth += -1 if part == ".." else 0 if part in (".", "/") else 1
+        escapes = escapes or depth < 0
+    if escapes:
+        yield ctx.at(
+            ("runtime",),
+            f"backend library name '{config.runtime}' escapes backend directory '<search "
+            f"folder>', for model '{ctx.name}', check model config runtime field",
+        )
