@@ -94,6 +94,18 @@ def test_scan_model_ignores_comments(tmp_path: Path) -> None:
     assert model.composing == ("a", "b")
 
 
+def test_scan_model_reads_single_quoted_strings(tmp_path: Path) -> None:
+    folder = _model(
+        tmp_path,
+        "m",
+        "platform: 'ensemble'\n"
+        "ensemble_scheduling { step [ { model_name: 'a' }, { model_name: \"b\" } ] }\n",
+    )
+    model = scan_model(folder)
+    assert model.is_ensemble
+    assert model.composing == ("a", "b")
+
+
 def test_load_order_puts_ensembles_after_what_they_use(tmp_path: Path) -> None:
     _model(tmp_path, "outer", 'platform: "ensemble"\nstep [{ model_name: "inner" }]\n')
     _model(tmp_path, "inner", 'platform: "ensemble"\nstep [{ model_name: "z_model" }]\n')
@@ -143,6 +155,32 @@ def test_native_placeholders_only_when_every_model_file_is_there(tmp_path: Path)
     assert not (models["incomplete"].path / "libtriton_python.so").exists()
     assert not (models["real"].path / "libtriton_python.so").exists()
     assert models["real"].adjustments == []
+
+
+def test_native_placeholders_keep_the_python_backend_for_execution_environments(
+    tmp_path: Path,
+) -> None:
+    # The python backend refuses a missing EXECUTION_ENV_PATH before it runs model.py; the
+    # native stub would load the model.
+    source = tmp_path / "repo"
+    config = (
+        'backend: "python"\n'
+        'parameters: { key: "EXECUTION_ENV_PATH", value: { string_value: "$$TRITON_MODEL_DIRECTORY/env.tar.gz" } }\n'
+    )
+    _model(source, "conda", config, "1/model.py")
+    library = tmp_path / "libtriton_stub.so"
+    library.write_bytes(b"\x7fELF")
+    staged = stage_repository(
+        source,
+        tmp_path / "staged",
+        cpu_only=False,
+        python_placeholders=PythonPlaceholders.NATIVE,
+        native_python_library=library,
+    )
+    conda = staged.models["conda"]
+    assert conda.execution_env
+    assert not (conda.path / "libtriton_python.so").exists()
+    assert (conda.path / "1" / "model.py").read_text() == TRIVIAL_PYTHON_MODEL
 
 
 def test_poll_failure_pairs_the_parse_error_with_the_poll_line() -> None:

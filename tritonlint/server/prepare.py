@@ -66,6 +66,8 @@ class ModelInfo:
     runtime: str | None = None
     default_model_filename: str | None = None
     composing: tuple[str, ...] = ()
+    #: The config sets the python backend's ``EXECUTION_ENV_PATH`` parameter.
+    execution_env: bool = False
     adjustments: list[str] = field(default_factory=list)
 
     @property
@@ -155,7 +157,9 @@ def load_order(models: dict[str, ModelInfo]) -> list[str]:
 
 # -- scanning ---------------------------------------------------------------------------------
 
-_STRING_FIELD = r'\b{field}\s*:\s*"((?:[^"\\\n]|\\.)*)"'
+#: A string field, in double or single quotes (text format accepts both).
+_STRING_FIELD = r"""\b{field}\s*:\s*(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')"""
+_EXECUTION_ENV = "EXECUTION_ENV_PATH"
 
 
 def scan_model(folder: Path) -> ModelInfo:
@@ -164,9 +168,9 @@ def scan_model(folder: Path) -> ModelInfo:
 
     def first(field_name: str) -> str | None:
         match = re.search(_STRING_FIELD.format(field=field_name), text)
-        return match.group(1) if match else None
+        return _quoted(match) if match else None
 
-    steps = re.findall(_STRING_FIELD.format(field="model_name"), text)
+    steps = [_quoted(m) for m in re.finditer(_STRING_FIELD.format(field="model_name"), text)]
     return ModelInfo(
         name=folder.name,
         path=folder,
@@ -175,7 +179,13 @@ def scan_model(folder: Path) -> ModelInfo:
         runtime=first("runtime"),
         default_model_filename=first("default_model_filename"),
         composing=tuple(dict.fromkeys(steps)),
+        execution_env=_EXECUTION_ENV in text,
     )
+
+
+def _quoted(match: re.Match[str]) -> str:
+    double, single = match.group(1), match.group(2)
+    return double if double is not None else single
 
 
 def _strip_comments(text: str) -> str:
@@ -269,7 +279,14 @@ def _handle_placeholders(
     if not placeholders:
         return
     every_file_a_placeholder = len(placeholders) == len(files)
-    if policy is PythonPlaceholders.NATIVE and every_file_a_placeholder and native_library:
+    # The python backend checks EXECUTION_ENV_PATH before it runs model.py: such a model keeps
+    # the real backend (a trivial model.py), which refuses a missing or broken environment.
+    if (
+        policy is PythonPlaceholders.NATIVE
+        and every_file_a_placeholder
+        and native_library
+        and not model.execution_env
+    ):
         # The server looks for libtriton_python.so in the model folder before the backends.
         shutil.copyfile(native_library, model.path / "libtriton_python.so")
         model.adjustments.append(ADJUST_NATIVE)
