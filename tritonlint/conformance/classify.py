@@ -169,8 +169,16 @@ def _template_pattern(template: str) -> re.Pattern[str]:
 
 
 def match_message(template: str | None, server_message: str) -> Match:
+    """How a rule's predicted message matches; a rule may predict several, one per line."""
     if not template:
         return Match.NONE
+    found = [_match_one(line, server_message) for line in template.splitlines() if line]
+    if Match.TEMPLATE in found:
+        return Match.TEMPLATE
+    return Match.FRAGMENT if Match.FRAGMENT in found else Match.NONE
+
+
+def _match_one(template: str, server_message: str) -> Match:
     if _template_pattern(template).search(server_message):
         return Match.TEMPLATE
     longest = max((part.strip() for part in template_fragments(template)), key=len, default="")

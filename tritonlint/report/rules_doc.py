@@ -36,7 +36,11 @@ def rule_markdown(rule: Rule, heading: str = "##") -> str:
         "```",
     ]
     if rule.server_message:
-        lines += ["", "tritonserver's message:", "", "```", rule.server_message, "```"]
+        several = "\n" in rule.server_message
+        heading = (
+            "tritonserver's messages (one per line):" if several else "tritonserver's message:"
+        )
+        lines += ["", heading, "", "```", rule.server_message, "```"]
     if rule.backend_check:
         lines += [
             "",

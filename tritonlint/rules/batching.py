@@ -88,7 +88,10 @@ def invalid_preferred_batch_size(ctx: ModelContext) -> Iterator[Finding]:
     good="""
     dynamic_batching { priority_levels: 2 default_priority_level: 1 }
     """,
-    server_message="default priority level must be in range [1, {levels}] for {model}",
+    server_message=(
+        "default priority level must be in range [1, {levels}] for {model}\n"
+        "priority queue policy must have priority level in range [1, {levels}] for {model}"
+    ),
 )
 def invalid_priority_level(ctx: ModelContext) -> Iterator[Finding]:
     config = ctx.config
@@ -135,7 +138,9 @@ def invalid_priority_level(ctx: ModelContext) -> Iterator[Finding]:
     dynamic_batching { preserve_ordering: true }
     """,
     server_message=(
-        "Only one priority level is allowed when 'preserve_ordering' is true for {model}"
+        "Only one priority level is allowed when 'preserve_ordering' is true for {model}\n"
+        "Queue policy can not have DELAY as timeout action when 'preserve_ordering' is true for "
+        "{model}"
     ),
 )
 def preserve_ordering_conflict(ctx: ModelContext) -> Iterator[Finding]:

@@ -217,7 +217,12 @@ _forbidden(
       } ]
     }
     """,
-    server_message="must specify 'output_map' in step {index} of ensemble '{model}'",
+    server_message=(
+        "must specify 'step' for ensemble '{model}'\n"
+        "must specify 'model_name' in step {index} of ensemble '{model}'\n"
+        "must specify 'input_map' in step {index} of ensemble '{model}'\n"
+        "must specify 'output_map' in step {index} of ensemble '{model}'"
+    ),
 )
 def ensemble_step_incomplete(ctx: ModelContext) -> Iterator[Finding]:
     config = _ensemble(ctx)
@@ -389,7 +394,10 @@ def ensemble_input_unused(ctx: ModelContext) -> Iterator[Finding]:
     output [ { name: "PROBS" ... } ]
     step [ { model_name: "classify" ... output_map { key: "y" value: "PROBS" } } ]
     """,
-    server_message="output '{output}' for ensemble '{model}' is not written",
+    server_message=(
+        "ensemble output '{output}' for ensemble {model}' is not used\n"
+        "output '{output}' for ensemble '{model}' is not written"
+    ),
 )
 def ensemble_output_not_produced(ctx: ModelContext) -> Iterator[Finding]:
     config = _ensemble(ctx)
@@ -515,6 +523,8 @@ def _tensor_path(kind: str, config: Any, name: str) -> tuple[str | int, ...]:
              output_map { key: "probs" value: "LOGITS" } } ]
     """,
     server_message=(
+        "in ensemble {ensemble}, ensemble tensor {tensor} is mapped from non-existing output "
+        "{output} in model {model}\n"
         "in ensemble {ensemble}, ensemble tensor {tensor} is mapping to non-existing input "
         "{input} in model {model}"
     ),
@@ -681,6 +691,8 @@ def _type_name(number: int) -> str:
     output [ { name: "LOGITS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
     """,
     server_message=(
+        "in ensemble {ensemble}, ensemble tensor {tensor}: inconsistent shape: {shape_a} is "
+        "inferred from model {model_a} while {shape_b} is inferred from model {model_b}\n"
         "in ensemble {ensemble}, ensemble tensor {tensor}: inconsistent data type: {type_a} is "
         "inferred from model {model_a} while {type_b} is inferred from model {model_b}"
     ),
@@ -821,7 +833,10 @@ def ensemble_version_not_served(ctx: ModelContext) -> Iterator[Finding]:
     good="""
     # pipeline_a runs pipeline_b, which runs only non-ensemble models
     """,
-    server_message="circular dependency between ensembles: {start} -> ... -> {current} -> {start}",
+    server_message=(
+        "circular dependency between ensembles: {start} -> ... -> {current} -> {start}\n"
+        "failed to load '{model}', no version is available"
+    ),
 )
 def ensemble_cycle(ctx: ModelContext) -> Iterator[Finding]:
     start = ctx.model.name
@@ -897,5 +912,9 @@ declare(
     step [ { model_name: "classifier" model_version: -1 ... } ]
     # model_repository/classifier/1/model.onnx exists
     """,
-    server_message="ensemble '{ensemble}' depends on '{model}' which has no loaded version",
+    server_message=(
+        "ensemble '{ensemble}' depends on '{model}' which has no loaded version\n"
+        "ensemble '{ensemble}' depends on '{model}' which is not valid\n"
+        "ensemble {ensemble} contains models that are not available or ambiguous: {names}"
+    ),
 )

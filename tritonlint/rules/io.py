@@ -23,12 +23,12 @@ def _tensors(config: Any) -> Iterator[tuple[str, int, Any]]:
 def backend_completes_io(ctx: ModelContext) -> bool:
     """Whether the model's backend fills in missing data types and dims from the model file.
 
-    TensorRT and TensorFlow SavedModel complete each declared tensor from the model; a Python
+    TensorRT, DALI and TensorFlow SavedModel complete each declared tensor from the model; a Python
     model does when its model.py defines ``auto_complete_config`` (read as text). ONNX Runtime
     and OpenVINO only add tensors when none are declared, so they do not count here.
     """
     completed = ctx.completed
-    if completed.backend == "tensorrt":
+    if completed.backend in ("tensorrt", "dali"):
         return True
     if completed.platform == "tensorflow_savedmodel":
         return True
@@ -351,7 +351,11 @@ def image_format_needs_three_dims(ctx: ModelContext) -> Iterator[Finding]:
     platform: "tensorrt_plan"
     input [ { name: "shape" data_type: TYPE_INT32 dims: [ 2 ] is_shape_tensor: true } ]
     """,
-    server_message="shape tensors are only supported for TensorRT platform for {model}",
+    server_message=(
+        "shape tensors are only supported for TensorRT platform for {model}\n"
+        "Non-linear IO format is only supported for the TensorRT platform\n"
+        "Non-linear IO format {io} requires 3 dims for {model}"
+    ),
 )
 def tensorrt_only_io_feature(ctx: ModelContext) -> Iterator[Finding]:
     config = ctx.config

@@ -38,6 +38,7 @@ _AUTO_COMPLETING = frozenset({"tensorrt", "onnxruntime", "openvino", "python"})
     model_repository/classifier/1/model.onnx
     """,
     server_message=(
+        "model configuration is not provided for model '{model}'\n"
         "Invalid model name: Could not determine backend for model '{model}' with no backend "
         "in model configuration. Expected model name of the form 'model.<backend_name>'."
     ),
@@ -359,7 +360,10 @@ def _missing_model_files(ctx: ModelContext, *, builtin: bool) -> Iterator[Findin
     # or keep the file name and say so:
     default_model_filename: "yolox.onnx"
     """,
-    server_message="unable to find '{path}' for model instance '{instance}'",
+    server_message=(
+        "unable to find '{path}' for model instance '{instance}'\n"
+        "Python model file not found in '{path}'"
+    ),
 )
 def missing_model_file(ctx: ModelContext) -> Iterator[Finding]:
     yield from _missing_model_files(ctx, builtin=True)

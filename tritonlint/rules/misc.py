@@ -80,6 +80,7 @@ def _parameter(ctx: ModelContext, key: str) -> str | None:
     parameters { key: "EXECUTION_ENV_PATH"
                  value { string_value: "$$TRITON_MODEL_DIRECTORY/env.tar.gz" } }
     """,
+    server_message="Failed to get the canonical path for {path}.",
     backend_check=True,
 )
 def python_execution_env_missing(ctx: ModelContext) -> Iterator[Finding]:

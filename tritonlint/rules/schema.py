@@ -72,7 +72,12 @@ declare(
     name: "resnet50"
     max_batch_size: 8
     """,
-    server_message="Expected string, got: {token}",
+    server_message=(
+        "Expected string, got: {token}\n"
+        "Expected integer, got: {token}\n"
+        "Expected double, got: {token}\n"
+        'Invalid value for boolean field "{field}". Value: "{value}".'
+    ),
 )
 
 declare(

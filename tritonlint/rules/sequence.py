@@ -93,8 +93,16 @@ def sequence_control_input_name(ctx: ModelContext) -> Iterator[Finding]:
     control [ { kind: CONTROL_SEQUENCE_READY int32_false_true: [ 0, 1 ] } ]
     """,
     server_message=(
-        "sequence batching control 'int32_false_true' must have exactly 2 entries for {kind} "
-        "for {model}"
+        "sequence batching specifies multiple {kind} tensors for {model}\n"
+        "sequence batching must specify either 'int32_false_true', 'fp32_false_true' or "
+        "'bool_false_true' for {kind} for {model}\n"
+        "sequence batching specifies more than one from 'int32_false_true', 'fp32_false_true' "
+        "and 'bool_false_true' for {kind} for {model}\n"
+        "sequence batching control '{list}' must have exactly 2 entries for {kind} for {model}\n"
+        "sequence batching must not specify either 'int32_false_true', 'fp32_false_true' or "
+        "'bool_false_true' for CONTROL_SEQUENCE_CORRID for {model}\n"
+        "unexpected data type for control CONTROL_SEQUENCE_CORRID for {model}. Allowed data types "
+        "are TYPE_UINT64, TYPE_INT64, TYPE_UINT32, TYPE_INT32 and TYPE_STRING"
     ),
 )
 def sequence_control_values(ctx: ModelContext) -> Iterator[Finding]:
