@@ -477,6 +477,17 @@ CASES = [
         extra={"warmup/x.bin": b"\0" * 4},
         good_extra={"warmup/x.bin": b"\0" * 16},
     ),
+    Case(
+        "TL808",
+        ONNX + IO + 'model_warmup [ { name: "w" batch_size: 1 inputs { key: '
+        '"INPUT__0" value { data_type: TYPE_FP32 dims: [ 4 ] input_data_file: "x.bin" } } } ]\n',
+        '"x.bin"',
+        "x.bin holds 64 bytes but the input needs 16",
+        ONNX + IO + 'model_warmup [ { name: "w" batch_size: 1 inputs { key: '
+        '"INPUT__0" value { data_type: TYPE_FP32 dims: [ 4 ] input_data_file: "x.bin" } } } ]\n',
+        extra={"warmup/x.bin": b"\0" * 64},
+        good_extra={"warmup/x.bin": b"\0" * 16},
+    ),
 ]
 
 

@@ -300,6 +300,28 @@ def warmup_batch_size(ctx: ModelContext) -> Iterator[Finding]:
         yield ctx.at(("model_warmup", index, "batch_size"), message)
 
 
+def _data_files(ctx: ModelContext) -> Iterator[tuple[tuple[str | int, ...], str, int, int]]:
+    """(field path, file name, bytes needed, bytes present) of each warmup data file."""
+    from tritonlint.rules.sequence import element_bytes
+
+    config = ctx.config
+    if config is None or config.platform == ENSEMBLE or not ctx.in_repository:
+        return
+    for index, sample in enumerate(config.model_warmup):
+        for key, value in sample.inputs.items():
+            if value.WhichOneof("input_data_type") != "input_data_file":
+                continue
+            file = ctx.model.path / "warmup" / value.input_data_file
+            size = element_bytes(value.data_type)
+            if not file.is_file() or size is None or any(d < 0 for d in value.dims):
+                continue
+            needed = size
+            for dim in value.dims:
+                needed *= dim
+            path = ("model_warmup", index, "inputs", key, "value", "input_data_file")
+            yield path, value.input_data_file, needed, file.stat().st_size
+
+
 @rule(
     "TL807",
     "warmup-data-file-too-small",
@@ -323,26 +345,38 @@ def warmup_batch_size(ctx: ModelContext) -> Iterator[Finding]:
     ),
 )
 def warmup_data_file_too_small(ctx: ModelContext) -> Iterator[Finding]:
-    from tritonlint.rules.sequence import element_bytes
+    for path, name, needed, actual in _data_files(ctx):
+        if actual < needed:
+            yield ctx.at(
+                path,
+                f"{_PREFIX}warmup setting expects {needed} bytes, but the data provided "
+                f"from {name}only has {actual} bytes",
+            )
 
-    config = ctx.config
-    if config is None or config.platform == ENSEMBLE or not ctx.in_repository:
-        return
-    for index, sample in enumerate(config.model_warmup):
-        for key, value in sample.inputs.items():
-            if value.WhichOneof("input_data_type") != "input_data_file":
-                continue
-            file = ctx.model.path / "warmup" / value.input_data_file
-            size = element_bytes(value.data_type)
-            if not file.is_file() or size is None or any(d < 0 for d in value.dims):
-                continue
-            needed = size
-            for dim in value.dims:
-                needed *= dim
-            actual = file.stat().st_size
-            if actual < needed:
-                yield ctx.at(
-                    ("model_warmup", index, "inputs", key, "value", "input_data_file"),
-                    f"{_PREFIX}warmup setting expects {needed} bytes, but the data provided "
-                    f"from {value.input_data_file}only has {actual} bytes",
-                )
+
+@rule(
+    "TL808",
+    "warmup-data-file-too-large",
+    Severity.WARNING,
+    summary="a warmup `input_data_file` larger than the input it feeds",
+    explanation="""
+    The server reads only the bytes one batch entry needs and ignores the rest, so a larger
+    file usually means the dims or the data type do not describe the data (a file of FP32
+    values fed to an FP16 input, a whole batch where one entry is expected).
+    """,
+    bad="""
+    inputs { key: "x" value { data_type: TYPE_FP16 dims: [ 16 ] input_data_file: "x.bin" } }
+    # warmup/x.bin holds 64 bytes (16 FP32 values); 32 are read
+    """,
+    good="""
+    inputs { key: "x" value { data_type: TYPE_FP32 dims: [ 16 ] input_data_file: "x.bin" } }
+    """,
+)
+def warmup_data_file_too_large(ctx: ModelContext) -> Iterator[Finding]:
+    for path, name, needed, actual in _data_files(ctx):
+        if actual > needed:
+            yield ctx.at(
+                path,
+                f"{name} holds {actual} bytes but the input needs {needed}; the server reads only "
+                f"the first {needed}",
+            )
