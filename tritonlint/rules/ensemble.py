@@ -341,6 +341,13 @@ def _flow(config: Any, steps: list[Any]) -> _Flow:
     return flow
 
 
+def _flow_of(ctx: ModelContext) -> _Flow | None:
+    """The data flow of an ensemble with steps (None for any other model)."""
+    config = _ensemble(ctx)
+    steps = _steps(ctx)
+    return _flow(config, steps) if config is not None and steps else None
+
+
 @rule(
     "TL710",
     "ensemble-input-unused",
@@ -361,11 +368,9 @@ def _flow(config: Any, steps: list[Any]) -> _Flow:
     server_message="ensemble input '{input}' for ensemble {model}' is not used",
 )
 def ensemble_input_unused(ctx: ModelContext) -> Iterator[Finding]:
-    config = _ensemble(ctx)
-    steps = _steps(ctx)
-    if config is None or not steps:
+    flow = _flow_of(ctx)
+    if flow is None:
         return
-    flow = _flow(config, steps)
     for index, name in enumerate(flow.inputs):
         if name not in flow.consumed and name not in flow.produced:
             yield ctx.at(
@@ -400,11 +405,9 @@ def ensemble_input_unused(ctx: ModelContext) -> Iterator[Finding]:
     ),
 )
 def ensemble_output_not_produced(ctx: ModelContext) -> Iterator[Finding]:
-    config = _ensemble(ctx)
-    steps = _steps(ctx)
-    if config is None or not steps:
+    flow = _flow_of(ctx)
+    if flow is None:
         return
-    flow = _flow(config, steps)
     for index, name in enumerate(flow.outputs):
         if name not in flow.produced and name not in flow.consumed:
             yield ctx.at(
@@ -444,15 +447,13 @@ def ensemble_output_not_produced(ctx: ModelContext) -> Iterator[Finding]:
     server_message="ensemble tensor '{tensor}' is unused in ensemble '{model}'",
 )
 def ensemble_tensor_unused(ctx: ModelContext) -> Iterator[Finding]:
-    config = _ensemble(ctx)
-    steps = _steps(ctx)
-    if config is None or not steps:
+    flow = _flow_of(ctx)
+    if flow is None:
         return
-    flow = _flow(config, steps)
     outputs = set(flow.outputs)
     inputs = set(flow.inputs)
     reported: set[str] = set()
-    for index, step in enumerate(steps):
+    for index, step in enumerate(_steps(ctx)):
         for key, tensor in step.input_map.items():
             if tensor in inputs or tensor in flow.produced or tensor in reported:
                 continue
