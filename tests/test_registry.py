@@ -16,8 +16,8 @@ from tritonlint.schema.releases import load_schema
 
 PACKAGE = Path(__file__).resolve().parents[1] / "tritonlint"
 RULES = all_rules()
-#: Packs whose rules a pipeline stage reports, rather than a check function.
-DECLARED_PACKS = {"files", "syntax", "schema", "suppressions"}
+#: Packs whose rules a pipeline stage (or the smoke stage) reports, rather than a check function.
+DECLARED_PACKS = {"files", "syntax", "schema", "suppressions", "smoke"}
 
 
 def rule_id(rule: Rule) -> str:

@@ -35,9 +35,15 @@ from tritonlint.report.text_report import render_text
 from tritonlint.rules.registry import all_rules, by_code
 from tritonlint.schema.releases import covered_releases, resolve_release
 from tritonlint.settings import Settings, SettingsError, load_settings
+from tritonlint.smoke.options import (
+    SmokeUsageError,
+    add_smoke_command,
+    add_smoke_options,
+    check_smoke_usage,
+)
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-_COMMANDS = ("check", "rules", "explain")
+_COMMANDS = ("check", "rules", "explain", "smoke")
 
 
 class UsageError(Exception):
@@ -89,7 +95,15 @@ def _parser() -> argparse.ArgumentParser:
         "2.51.0 or 24.10 (default: triton-version in .tritonlint.toml or [tool.tritonlint] of "
         "pyproject.toml, else the newest)",
     )
+    check.add_argument(
+        "--smoke",
+        action="store_true",
+        help="after static lint, load every model without static errors into a real "
+        "tritonserver (see `tritonlint smoke --help` and docs/smoke.md)",
+    )
+    add_smoke_options(check, in_check=True)
 
+    add_smoke_command(commands)
     rules = commands.add_parser("rules", help="list every rule")
     rules.add_argument(
         "--markdown",
@@ -147,9 +161,23 @@ def _check(args: argparse.Namespace, console: Console) -> int:
         raise UsageError(str(error)) from None
     options = _lint_options(args, settings, release)
     report_format = _report_format(args)
+    misuse = check_smoke_usage(args)
+    if misuse is not None:
+        raise UsageError(misuse)
     result = lint_paths(args.paths, options)
-    _report(result, report_format, args, console)
-    return _exit_status(result, args)
+    if not args.smoke:
+        _report(result, report_format, args, console)
+        return _exit_status(result, args)
+    from tritonlint.smoke.command import check_smoke_exit, run_check_smoke
+
+    try:
+        smoke = run_check_smoke(args, result, options)
+    except SmokeUsageError as error:
+        raise UsageError(str(error)) from None
+    _report(smoke.result, report_format, args, console)
+    to_stdout = report_format == "text" and args.output is None
+    smoke.show(console if to_stdout else Console(stderr=True, highlight=False))
+    return max(_exit_status(smoke.result, args), check_smoke_exit(smoke, args))
 
 
 def _lint_options(args: argparse.Namespace, settings: Settings, release: str) -> LintOptions:
@@ -276,6 +304,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _explain(args.code, console)
         if args.command == "check":
             return _check(args, console)
+        if args.command == "smoke":
+            from tritonlint.smoke.command import run_smoke_command
+
+            try:
+                return run_smoke_command(args, console)
+            except SmokeUsageError as error:
+                raise UsageError(str(error)) from None
         parser.print_help()
         return EXIT_USAGE
     except UsageError as error:

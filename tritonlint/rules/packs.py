@@ -14,6 +14,7 @@ from tritonlint.rules import (  # noqa: F401
     platform,
     schema,
     sequence,
+    smoke,
     suppressions,
     syntax,
     warmup,

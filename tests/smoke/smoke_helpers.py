@@ -1,0 +1,50 @@
+"""Helpers for the smoke stage's tests."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tritonlint.server.ports import port_in_use
+from tritonlint.server.process import live_group_members
+from tritonlint.smoke import SmokeResult
+
+
+@dataclass
+class FakeServer:
+    """The fake server's executable and what it recorded (starts and loads)."""
+
+    path: Path
+    log: Path
+
+    def events(self, kind: str | None = None) -> list[dict[str, Any]]:
+        if not self.log.exists():
+            return []
+        found = [json.loads(line) for line in self.log.read_text().splitlines()]
+        return [e for e in found if kind is None or e["event"] == kind]
+
+    def pids(self) -> list[int]:
+        return [e["pid"] for e in self.events("start")]
+
+
+@dataclass
+class FakeDocker:
+    log: Path
+
+    def calls(self) -> list[list[str]]:
+        if not self.log.exists():
+            return []
+        return [json.loads(line) for line in self.log.read_text().splitlines()]
+
+
+def assert_released(result: SmokeResult | None = None, pids: list[int] | None = None) -> None:
+    """No server process (nor any of its group) is left, and no port of it is held."""
+    starts = list(result.starts) if result else []
+    assert starts or pids, "no server was started"
+    for start in starts:
+        assert live_group_members(start.pid) == [], start
+        assert not any(port_in_use(port) for port in start.ports), start
+    for pid in pids or []:
+        assert live_group_members(pid) == [], pid

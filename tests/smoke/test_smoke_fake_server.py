@@ -1,0 +1,617 @@
+"""The smoke stage against a fake tritonserver and a fake docker (fast; no real server).
+
+The fake server (fake_triton_server.py) answers the HTTP calls the stage makes and refuses
+models by simple rules of its own, so that every path of the stage can be driven: refusals,
+missing backends, GPUs, hangs, crashes, a server that cannot start, Ctrl-C, and containers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import make_tree
+from smoke_helpers import FakeDocker, FakeServer, assert_released
+
+from tritonlint.cli import main
+from tritonlint.server.process import ServerPorts
+from tritonlint.smoke import ModelStatus, ServerKind, SmokeOptions, SmokeUsageError, run_smoke
+from tritonlint.smoke.runner import SmokeError
+from tritonlint.smoke.servers import DockerSettings, choose_server, docker_command
+
+GOOD = 'name: "{name}"\nbackend: "python"\nmax_batch_size: 8\n'
+
+
+def _repo(root: Path, models: dict[str, str]) -> Path:
+    files: dict[str, str | None] = {}
+    for name, config in models.items():
+        files[f"{name}/config.pbtxt"] = config.replace("{name}", name)
+        files[f"{name}/1/model.py"] = "# a model\n"
+    return make_tree(root, files)
+
+
+def _flat(text: str) -> str:
+    """Console output with rich's line wrapping undone."""
+    return " ".join(text.split())
+
+
+def _snapshot(folder: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def _smoke(repo: Path, server: FakeServer, **options: object) -> object:
+    return run_smoke(repo, SmokeOptions(server=server.path, **options))  # type: ignore[arg-type]
+
+
+# -- which server ----------------------------------------------------------------------------
+
+
+def test_server_choice_order(tmp_path: Path) -> None:
+    binary = tmp_path / "my-server"
+    binary.write_text("#!/bin/sh\n")
+    binary.chmod(0o755)
+    on_path = {"tritonserver": "/usr/bin/tritonserver", "docker": "/usr/bin/docker"}
+
+    def which(name: str) -> str | None:
+        return on_path.get(name)
+
+    assert choose_server(binary, None, which=which).kind is ServerKind.OPTION
+    # --docker is explicit: it wins over a tritonserver that happens to be on PATH.
+    docker = choose_server(None, "nvcr.io/nvidia/tritonserver:24.10-py3", which=which)
+    assert (docker.kind, docker.docker) == (ServerKind.DOCKER, "/usr/bin/docker")
+    assert choose_server(None, None, which=which).kind is ServerKind.PATH
+    assert choose_server(None, None, which=lambda name: None).kind is ServerKind.EMBEDDED
+    with pytest.raises(SmokeUsageError, match="give one of them"):
+        choose_server(binary, "image", which=which)
+    with pytest.raises(SmokeUsageError, match="none is on PATH"):
+        choose_server(None, "image", which=lambda name: None)
+    with pytest.raises(SmokeUsageError, match="not an executable file"):
+        choose_server(tmp_path / "missing", None, which=which)
+
+
+def test_a_server_that_is_not_executable_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = _repo(tmp_path / "models", {"a": GOOD})
+    assert main(["smoke", "--server", str(tmp_path / "nope"), str(repo)]) == 2
+    assert "not an executable file" in _flat(capsys.readouterr().err)
+
+
+def test_the_repository_must_be_a_folder(
+    fake_server: FakeServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["smoke", "--server", str(fake_server.path), str(tmp_path / "none")]) == 2
+    assert "is not a folder" in _flat(capsys.readouterr().err)
+    assert fake_server.events() == []
+
+
+# -- loads and refusals ----------------------------------------------------------------------
+
+
+def test_refusal_is_mapped_to_the_rule_and_the_line(
+    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
+) -> None:
+    repo = _repo(
+        tmp_path / "models",
+        {
+            "good": GOOD,
+            "negative": 'name: "negative"\nbackend: "python"\nmax_batch_size: -1\n'
+            "# fake-refuse: 'max_batch_size' must be non-negative value for negative\n",
+            "odd": GOOD + "# fake-refuse: something no rule knows about\n",
+        },
+    )
+    result = _smoke(repo, fake_server)
+    statuses = {m.name: m.status for m in result.models}
+    assert statuses == {
+        "good": ModelStatus.LOADED,
+        "negative": ModelStatus.REFUSED,
+        "odd": ModelStatus.REFUSED,
+    }
+    negative = next(m for m in result.models if m.name == "negative")
+    finding = negative.diagnostic
+    assert finding is not None and finding.code == "TL030" and finding.severity.value == "error"
+    assert finding.path == repo.resolve() / "negative" / "config.pbtxt"
+    assert finding.span is not None and finding.span.line == 3
+    assert "[predicted by TL501 negative-max-batch-size]" in finding.message
+    # The server's exact message ends the finding.
+    assert finding.message.endswith(
+        "load failed for model 'negative': 'max_batch_size' must be non-negative value for negative"
+    )
+    odd = next(m for m in result.models if m.name == "odd").diagnostic
+    assert odd is not None and "[no tritonlint rule predicts this message]" in odd.message
+    assert not result.ok
+    assert result.server.version == "0.0.0-fake"
+    assert_released(result)
+
+
+def test_every_model_loaded_exits_zero_and_says_which_server_ran(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = _repo(tmp_path / "models", {"a": GOOD, "b": GOOD})
+    assert main(["smoke", "--server", str(fake_server.path), str(repo)]) == 0
+    captured = capsys.readouterr()
+    out, err = _flat(captured.out), _flat(captured.err)
+    assert "All 2 models loaded" in out
+    assert f"tritonserver 0.0.0-fake — {fake_server.path} (--server)" in out
+    # Before the server starts: python models run their own model.py.
+    assert "Python models run their own model.py" in err
+    assert "--stub-python-models" in err
+    assert_released(pids=fake_server.pids())
+
+
+def test_the_server_runs_in_explicit_mode_on_loopback_ports(
+    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
+) -> None:
+    repo = _repo(tmp_path / "models", {"a": GOOD})
+    result = _smoke(repo, fake_server)
+    (start,) = fake_server.events("start")
+    argv = start["argv"]
+    assert "--model-control-mode=explicit" in argv
+    for kind in ("http", "grpc", "metrics"):
+        assert f"--{kind}-address=127.0.0.1" in argv
+    assert len(set(start["ports"])) == 3
+    # A temporary copy, not the user's folder.
+    (repository,) = [a.split("=", 1)[1] for a in argv if a.startswith("--model-repository=")]
+    assert Path(repository) != repo.resolve() and not Path(repository).exists()
+    assert_released(result)
+
+
+def test_missing_backend_is_reported_as_such_or_stubbed(
+    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
+) -> None:
+    config = 'name: "onnx"\nbackend: "onnxruntime"\nmax_batch_size: 8\n'
+    repo = make_tree(tmp_path / "models", {"onnx/config.pbtxt": config, "onnx/1/model.onnx": "x"})
+
+    missing = _smoke(repo, fake_server)
+    (model,) = missing.models
+    assert model.status is ModelStatus.BACKEND_MISSING
+    assert model.diagnostic is not None
+    assert (model.diagnostic.code, model.diagnostic.severity.value) == ("TL031", "warning")
+    assert "not a config error" in model.diagnostic.message
+    assert model.diagnostic.span is not None and model.diagnostic.span.line == 2
+    assert not missing.ok
+
+    stubbed = _smoke(repo, fake_server, stub_missing_backends=True)
+    (model,) = stubbed.models
+    assert model.status is ModelStatus.STUBBED and model.status.text == (
+        "config validated, backend stubbed"
+    )
+    assert model.diagnostic is None and stubbed.ok
+    assert stubbed.flags_needed() == {"--stub-missing-backends": ["onnx"]}
+    assert model.attempts == 2  # refused for the backend, then loaded with the stand-in
+    assert_released(stubbed)
+
+
+def test_stub_python_models_runs_no_model_py(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = _repo(tmp_path / "models", {"a": GOOD})
+    # Without model.py the real python backend refuses the model: it is not stubbed.
+    make_tree(repo, {"nofile/config.pbtxt": GOOD.replace("{name}", "nofile"), "nofile/1": None})
+    code = main(["smoke", "--server", str(fake_server.path), "--stub-python-models", str(repo)])
+    assert code == 0
+    captured = capsys.readouterr()
+    out, err = _flat(captured.out), _flat(captured.err)
+    assert "Python models run their own model.py" in err
+    assert "nofile" in err and ": a," not in err
+    assert "Loaded thanks to: --stub-python-models (a)" in out
+
+
+def test_a_statically_broken_ensemble_step_blocks_the_ensemble(
+    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
+) -> None:
+    repo = make_tree(
+        tmp_path / "models",
+        {
+            "onnx/config.pbtxt": 'name: "onnx"\nbackend: "onnxruntime"\n',
+            "onnx/1/model.onnx": "x",
+            "pipe/config.pbtxt": 'name: "pipe"\nplatform: "ensemble"\n'
+            'ensemble_scheduling { step [ { model_name: "onnx" model_version: -1 } ] }\n',
+            "pipe/1": None,
+        },
+    )
+    result = _smoke(repo, fake_server)
+    pipe = next(m for m in result.models if m.name == "pipe")
+    assert [m.name for m in result.models] == ["onnx", "pipe"]  # ensembles last
+    assert pipe.status is ModelStatus.SKIPPED
+    assert "step model 'onnx' was not loaded (backend missing)" in pipe.message
+    assert [e["model"] for e in fake_server.events("load")] == ["onnx"]
+
+
+# -- GPUs (detection faked: no GPU machine was available) -------------------------------------
+
+GPU_MODEL = 'name: "{name}"\nbackend: "python"\ninstance_group [ { kind: KIND_GPU } ]\n'
+
+
+def test_without_a_gpu_a_gpu_model_needs_a_gpu(
+    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
+) -> None:
+    gpu(False)
+    repo = _repo(tmp_path / "models", {"g": GPU_MODEL})
+    result = _smoke(repo, fake_server)
+    (model,) = result.models
+    assert model.status is ModelStatus.NEEDS_GPU
+    assert model.diagnostic is not None and model.diagnostic.code == "TL032"
+    assert model.diagnostic.severity.value == "warning"
+    assert model.diagnostic.span is not None and model.diagnostic.span.line == 3
+    assert "--cpu-only" in model.diagnostic.message
+    assert not result.server.gpus
+
+
+def test_cpu_only_rewrites_kind_gpu_in_the_copy(
+    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
+) -> None:
+    gpu(False)
+    repo = _repo(tmp_path / "models", {"g": GPU_MODEL})
+    before = _snapshot(repo)
+    result = _smoke(repo, fake_server, gpus=False)
+    (model,) = result.models
+    assert model.status is ModelStatus.LOADED
+    assert result.flags_needed() == {"--cpu-only": ["g"]}
+    (load,) = fake_server.events("load")
+    assert "KIND_CPU" in load["config"] and "KIND_GPU" not in load["config"]
+    assert _snapshot(repo) == before  # the user's files are never changed
+
+
+def test_with_a_gpu_the_model_loads_on_the_gpu(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    gpu(True)
+    monkeypatch.setenv("FAKE_TRITON_GPUS", "1")  # the fake server sees GPUs
+    repo = _repo(tmp_path / "models", {"g": GPU_MODEL})
+    result = _smoke(repo, fake_server)
+    (model,) = result.models
+    assert model.status is ModelStatus.LOADED and model.adjustments == ()
+    assert result.server.gpus
+    (load,) = fake_server.events("load")
+    assert "KIND_GPU" in load["config"]  # not rewritten
+
+
+def test_gpus_option_overrides_detection(
+    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
+) -> None:
+    gpu(False)
+    repo = _repo(tmp_path / "models", {"g": GPU_MODEL})
+    result = _smoke(repo, fake_server, gpus=True)
+    assert result.server.gpus
+    (load,) = fake_server.events("load")
+    assert "KIND_GPU" in load["config"]
+
+
+def test_gpu_detection_is_one_function_at_the_nvidia_smi_boundary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tritonlint.server import devices
+
+    fake = tmp_path / "nvidia-smi"
+    fake.write_text("#!/bin/sh\necho 'GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-0)'\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    devices.has_gpu.cache_clear()
+    try:
+        assert devices.has_gpu()
+    finally:
+        devices.has_gpu.cache_clear()
+
+
+# -- docker (a fake docker records its arguments) ---------------------------------------------
+
+
+def test_docker_command() -> None:
+    settings = DockerSettings(docker="docker", image="img:1", gpus=False, mounts=[Path("/src")])
+    ports = ServerPorts(8000, 8001, 8002)
+    command = docker_command(settings, "c1", Path("/tmp/stage/models"), ports, "pfx_")
+    assert command[:4] == ["docker", "run", "--rm", "--name"]
+    assert "--gpus" not in command
+    for port in (8000, 8001, 8002):
+        assert f"127.0.0.1:{port}:{port}" in command
+    assert "/tmp/stage/models:/tmp/stage/models:ro" in command
+    assert "/src:/src:ro" in command
+    image = command.index("img:1")
+    assert command[image + 1] == "tritonserver"
+    assert "--model-repository=/tmp/stage/models" in command[image:]
+    assert "--model-control-mode=explicit" in command[image:]
+    with_gpus = docker_command(
+        DockerSettings("docker", "img:1", gpus=True), "c2", Path("/m"), ports, "p"
+    )
+    assert with_gpus[with_gpus.index("--gpus") + 1] == "all"
+    assert with_gpus.index("--gpus") < with_gpus.index("img:1")
+
+
+@pytest.mark.parametrize("has_gpu", [False, True])
+def test_docker_runs_the_image_with_the_repository_read_only(
+    fake_docker: FakeDocker,
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+    has_gpu: bool,
+) -> None:
+    gpu(has_gpu)
+    repo = _repo(tmp_path / "models", {"a": GOOD, "g": GPU_MODEL})
+    image = "nvcr.io/nvidia/tritonserver:24.10-py3"
+    code = main(["smoke", "--docker", image, "--format", "json", str(repo)])
+    report = json.loads(capsys.readouterr().out)
+    calls = fake_docker.calls()
+    run = calls[0]
+    assert run[0] == "run"
+    source = str(repo.resolve())
+    assert f"{source}:{source}:ro" in run
+    staged = next(a.split("=", 1)[1] for a in run if a.startswith("--model-repository="))
+    assert f"{staged}:{staged}:ro" in run
+    assert [a for a in run if a.startswith("127.0.0.1:")] and all(
+        run[i - 1] == "-p" for i, a in enumerate(run) if a.startswith("127.0.0.1:")
+    )
+    assert run[run.index(image) + 1] == "tritonserver"
+    assert ("--gpus" in run) is has_gpu
+    # The container is removed when the server stops.
+    name = run[run.index("--name") + 1]
+    assert ["rm", "--force", name] in calls
+    assert report["server"]["kind"] == "docker"
+    assert report["server"]["version"] == "0.0.0-fake"
+    assert image in report["server"]["description"]
+    statuses = {m["name"]: m["status"] for m in report["models"]}
+    assert statuses == {"a": "loaded", "g": "loaded" if has_gpu else "needs-gpu"}
+    assert code == (0 if has_gpu else 1)
+    assert_released(pids=fake_server.pids())
+
+
+# -- timeouts, crashes, a server that cannot start, Ctrl-C ------------------------------------
+
+
+def test_a_load_that_times_out_is_reported_and_the_server_restarted(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("FAKE_TRITON_HANG", "a_slow")
+    repo = _repo(tmp_path / "models", {"a_slow": GOOD, "b": GOOD})
+    started = time.monotonic()
+    result = _smoke(repo, fake_server, timeout=1.0)
+    assert time.monotonic() - started < 10
+    slow, b = result.models
+    assert slow.status is ModelStatus.TIMEOUT
+    assert slow.diagnostic is not None and slow.diagnostic.code == "TL033"
+    assert "--timeout 1 s" in slow.message
+    assert b.status is ModelStatus.LOADED
+    assert len(result.starts) == 2  # a fresh server after the hung one
+    assert_released(result)
+
+
+def test_the_total_timeout_ends_the_run(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("FAKE_TRITON_HANG", "a,b")
+    repo = _repo(tmp_path / "models", {"a": GOOD, "b": GOOD, "c": GOOD})
+    started = time.monotonic()
+    result = _smoke(repo, fake_server, timeout=30.0, total_timeout=1.5)
+    assert time.monotonic() - started < 10
+    assert [m.status for m in result.models] == [ModelStatus.TIMEOUT] * 3
+    assert all("--total-timeout 1.5 s ran out" in m.message for m in result.models)
+    assert_released(result)
+
+
+def test_a_server_that_dies_during_a_load_is_restarted(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("FAKE_TRITON_CRASH", "a_crash")
+    repo = _repo(tmp_path / "models", {"a_crash": GOOD, "b": GOOD})
+    result = _smoke(repo, fake_server)
+    crash, b = result.models
+    assert crash.status is ModelStatus.CRASHED and crash.attempts == 2
+    assert crash.diagnostic is not None and crash.diagnostic.code == "TL034"
+    assert "died while loading 'a_crash'" in crash.message
+    assert "crashing while loading a_crash" in crash.message  # the log's tail
+    assert b.status is ModelStatus.LOADED
+    assert len(result.starts) == 3  # the first, the retry's, and one for b
+    assert_released(result)
+
+
+def test_a_server_that_cannot_start(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("FAKE_TRITON_EXIT", "1")
+    repo = _repo(tmp_path / "models", {"a": GOOD})
+    with pytest.raises(SmokeError, match="did not start"):
+        _smoke(repo, fake_server)
+    assert main(["smoke", "--server", str(fake_server.path), str(repo)]) == 2
+    assert "fake server told to fail" in _flat(capsys.readouterr().err)
+    assert_released(pids=fake_server.pids())
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_an_interrupted_run_stops_the_server(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    sig: signal.Signals,
+) -> None:
+    monkeypatch.setenv("FAKE_TRITON_HANG", "a")
+    repo = _repo(tmp_path / "models", {"a": GOOD})
+    command = [sys.executable, "-m", "tritonlint.cli", "smoke", "--server", str(fake_server.path)]
+    process = subprocess.Popen(
+        [*command, "--cpu-only", str(repo)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 30
+    while not fake_server.events("load") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert fake_server.events("load"), process.communicate(timeout=10)
+    process.send_signal(sig)
+    process.communicate(timeout=30)
+    assert process.returncode == 130
+    assert_released(pids=fake_server.pids())
+    (start,) = fake_server.events("start")
+    from tritonlint.server.ports import port_in_use
+
+    assert not any(port_in_use(port) for port in start["ports"])
+
+
+# -- reports -----------------------------------------------------------------------------------
+
+REFUSED = GOOD + "# fake-refuse: 'max_batch_size' must be non-negative value for bad\n"
+
+
+@pytest.mark.parametrize("report_format", ["json", "sarif", "junit", "github"])
+def test_report_formats(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+    report_format: str,
+) -> None:
+    repo = _repo(tmp_path / "models", {"bad": REFUSED, "good": GOOD})
+    output = tmp_path / "report.out"
+    server = ["--server", str(fake_server.path)]
+    code = main(["smoke", *server, "--format", report_format, "-o", str(output), str(repo)])
+    assert code == 1
+    text = output.read_text()
+    assert capsys.readouterr().out == ""  # the report went to the file; the table to stderr
+    if report_format == "json":
+        report = json.loads(text)
+        assert report["ok"] is False
+        assert [m["status"] for m in report["models"]] == ["refused", "loaded"]
+        assert report["models"][0]["rule"] == "TL501"
+        (finding,) = report["findings"]
+        assert finding["code"] == "TL030" and finding["line"] == 3
+    elif report_format == "sarif":
+        (run,) = json.loads(text)["runs"]
+        (result,) = run["results"]
+        assert result["ruleId"] == "TL030" and result["level"] == "error"
+        region = result["locations"][0]["physicalLocation"]["region"]
+        assert region["startLine"] == 3
+        assert "TL030" in {rule["id"] for rule in run["tool"]["driver"]["rules"]}
+    elif report_format == "junit":
+        root = ET.fromstring(text)
+        suites = {s.get("name"): s for s in root.iter("testsuite")}
+        assert len(suites) == 2
+        bad = next(s for name, s in suites.items() if name and name.endswith("bad"))
+        assert bad.get("failures") == "1"
+    else:
+        assert text.startswith("::error file=")
+        assert "title=TL030 smoke-load-failed" in text
+
+
+# -- check --smoke -----------------------------------------------------------------------------
+
+
+def test_check_smoke_skips_statically_broken_models(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    broken = 'name: "broken"\nbackend: "python"\ninput [ { name: "x" data_type: TYPE_FP32 dim: [ 1 ] } ]\n'
+    repo = _repo(
+        tmp_path / "models",
+        {"broken": broken, "good": GOOD, "refused": REFUSED.replace("bad", "refused")},
+    )
+    server = ["--server", str(fake_server.path)]
+    code = main(["check", "--smoke", *server, "--format", "json", str(repo)])
+    assert code == 1
+    findings = json.loads(capsys.readouterr().out)
+    by_model = {(Path(f["path"]).parent.name, f["code"]) for f in findings}
+    assert ("broken", "TL101") in by_model  # static
+    assert ("refused", "TL030") in by_model  # the server
+    assert not any(model == "broken" and code.startswith("TL03") for model, code in by_model)
+    loaded = [e["model"] for e in fake_server.events("load")]
+    assert sorted(loaded) == ["good", "refused"]  # the server never saw the broken model
+
+
+def test_check_smoke_passes_a_clean_repository(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = _repo(tmp_path / "models", {"good": GOOD})
+    assert main(["check", "--smoke", "--server", str(fake_server.path), str(repo)]) == 0
+    out = _flat(capsys.readouterr().out)
+    assert "All 1 models loaded" in out
+
+
+def test_check_smoke_with_a_model_not_loaded_fails(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+) -> None:
+    repo = _repo(tmp_path / "models", {"g": GPU_MODEL})
+    command = ["check", "--smoke", "--server", str(fake_server.path), str(repo)]
+    assert main(command) == 1  # a warning only, but the model did not load
+    assert main([*command, "--exit-zero"]) == 0
+    assert main([*command, "--cpu-only"]) == 0
+    assert main([*command, "--ignore", "TL032", "--fail-on", "never"]) == 0
+
+
+@pytest.mark.parametrize(
+    "option", [["--stub-missing-backends"], ["--cpu-only"], ["--timeout", "5"], ["--docker", "i"]]
+)
+def test_check_smoke_options_need_smoke(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]
+) -> None:
+    repo = _repo(tmp_path / "models", {"good": GOOD})
+    assert main(["check", *option, str(repo)]) == 2
+    assert "only apply with --smoke" in _flat(capsys.readouterr().err)
+
+
+def test_a_model_folder_is_smoked_in_its_repository(
+    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
+) -> None:
+    repo = _repo(tmp_path / "models", {"a": GOOD, "b": GOOD})
+    result = _smoke(repo / "b", fake_server)
+    assert [m.name for m in result.models] == ["b"] and result.ok
+    assert result.repository == repo.resolve()
+    assert [e["model"] for e in fake_server.events("load")] == ["b"]
+
+
+def test_no_server_starts_when_every_model_is_statically_broken(
+    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
+) -> None:
+    repo = _repo(tmp_path / "models", {"broken": 'name: "broken"\nplatform: "onnx"\n'})
+    assert main(["check", "--smoke", "--server", str(fake_server.path), str(repo)]) == 1
+    assert fake_server.events() == []
+
+
+def test_a_platform_name_as_backend_is_a_config_error_even_with_stubs(
+    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
+) -> None:
+    config = 'name: "trt"\nbackend: "tensorrt_plan"\nmax_batch_size: 8\n'
+    repo = make_tree(tmp_path / "models", {"trt/config.pbtxt": config, "trt/1/model.plan": "x"})
+    (model,) = _smoke(repo, fake_server, stub_missing_backends=True).models
+    assert model.status is ModelStatus.REFUSED and model.attempts == 1
+    assert model.rule is not None and model.rule.code == "TL302"
+    assert model.diagnostic is not None and "[predicted by TL302 platform-used-as-backend]" in (
+        model.diagnostic.message
+    )

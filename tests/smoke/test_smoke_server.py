@@ -1,0 +1,278 @@
+"""The smoke stage on the real (embedded) Triton 2.51 server.
+
+The valid fixtures load; broken ones are refused with the server's message mapped to the right
+file, line and rule; missing backends and GPUs are reported as such; a timeout, a crash and an
+interrupt each leave no process and no port behind; ``check --smoke`` skips statically broken
+models. No GPU machine was available: the GPU path is covered with faked detection in
+test_smoke_fake_server.py.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import make_tree
+from smoke_helpers import assert_released
+
+from tritonlint.cli import main
+from tritonlint.server import TritonInstall
+from tritonlint.server.process import live_group_members
+from tritonlint.smoke import ModelStatus, SmokeOptions, run_smoke
+
+pytestmark = [pytest.mark.server, pytest.mark.usefixtures("no_tritonserver_on_path")]
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+VALID = FIXTURES / "model_repository"
+BROKEN = FIXTURES / "broken"
+ALL_STUBS = ["--stub-missing-backends", "--cpu-only", "--stub-python-models"]
+
+
+def _snapshot(folder: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def test_the_valid_fixtures_load_and_the_report_says_which_flags_were_needed(
+    triton_install: TritonInstall,
+    gpu: Callable[[bool], None],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = shutil.copytree(VALID, tmp_path / "model_repository")
+    before = _snapshot(repo)
+    assert main(["smoke", *ALL_STUBS, "--format", "json", str(repo)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["ok"] is True
+    assert report["server"]["version"] == "2.51.0"
+    assert report["server"]["kind"] == "embedded"
+    statuses = {m["name"]: m["status"] for m in report["models"]}
+    assert statuses == {
+        "bert_pytorch": "stubbed",
+        "classifier_onnx": "stubbed",
+        "echo_python": "stubbed",
+        "image_pipeline": "loaded",
+        "lightseq_transformer": "stubbed",
+        "preprocess": "stubbed",
+        "resnet_trt": "stubbed",
+        "segmenter_tf": "stubbed",
+    }
+    assert report["models"][-1]["name"] == "image_pipeline"  # the ensemble comes last
+    assert report["flags_needed"] == {
+        "--stub-missing-backends": [
+            "bert_pytorch",
+            "classifier_onnx",
+            "lightseq_transformer",
+            "resnet_trt",
+            "segmenter_tf",
+        ],
+        "--cpu-only": ["resnet_trt"],
+        "--stub-python-models": ["echo_python", "preprocess"],
+    }
+    assert report["findings"] == []
+    assert _snapshot(repo) == before
+
+
+def test_without_the_flags_backends_and_gpus_are_not_config_errors(
+    triton_install: TritonInstall, gpu: Callable[[bool], None]
+) -> None:
+    result = run_smoke(VALID, SmokeOptions(stub_python_models=True))
+    statuses = {m.name: m.status for m in result.models}
+    assert statuses == {
+        "bert_pytorch": ModelStatus.BACKEND_MISSING,
+        "classifier_onnx": ModelStatus.BACKEND_MISSING,
+        "echo_python": ModelStatus.STUBBED,
+        "image_pipeline": ModelStatus.SKIPPED,  # its steps did not load
+        "lightseq_transformer": ModelStatus.BACKEND_MISSING,
+        "preprocess": ModelStatus.STUBBED,
+        "resnet_trt": ModelStatus.BACKEND_MISSING,  # the server looks for the backend first
+        "segmenter_tf": ModelStatus.BACKEND_MISSING,
+    }
+    assert {d.code for d in result.diagnostics} == {"TL031"}  # never TL030: configs are fine
+    assert all(d.severity.value == "warning" for d in result.diagnostics)
+    assert not result.ok
+    assert_released(result)
+
+    # With stand-in backends, the TensorRT model needs a GPU (this machine has none).
+    stubbed = run_smoke(VALID, SmokeOptions(stub_python_models=True, stub_missing_backends=True))
+    (needs_gpu,) = [m for m in stubbed.models if not m.status.loaded]
+    assert (needs_gpu.name, needs_gpu.status) == ("resnet_trt", ModelStatus.NEEDS_GPU)
+    assert needs_gpu.diagnostic is not None and needs_gpu.diagnostic.code == "TL032"
+    assert needs_gpu.diagnostic.span is not None and needs_gpu.diagnostic.span.line == 31
+    assert "has kind KIND_GPU but no GPUs are available" in needs_gpu.message
+    assert_released(stubbed)
+
+
+# fixture -> (refused model, rule that predicts the message, line of config.pbtxt)
+BROKEN_CASES: dict[str, tuple[str, str, int | None]] = {
+    "unknown_field_dim": ("classifier", "TL101", 8),
+    "negative_max_batch_size": ("classifier", "TL501", 3),
+    "missing_label_file": ("classifier", "TL218", 16),
+    "ensemble_missing_model": ("pipeline", "TL708", 15),
+    "no_version_folder": ("classifier", "TL212", None),  # about the folder: no line
+}
+
+
+def _readme_message(fixture: str, repo: Path) -> str:
+    for line in (BROKEN / "README.md").read_text().splitlines():
+        if line.startswith(f"| `{fixture}` |"):
+            return line.rsplit("| `", 1)[1].rstrip("` |").replace("<repo>", str(repo.resolve()))
+    raise AssertionError(fixture)
+
+
+@pytest.mark.parametrize("fixture", sorted(BROKEN_CASES))
+def test_a_broken_fixture_is_refused_at_the_right_line(
+    triton_install: TritonInstall, gpu: Callable[[bool], None], fixture: str
+) -> None:
+    model, code, line = BROKEN_CASES[fixture]
+    repo = BROKEN / fixture
+    options = SmokeOptions(stub_missing_backends=True, gpus=False, stub_python_models=True)
+    result = run_smoke(repo, options)
+    refused = {m.name: m for m in result.models if not m.status.loaded}
+    assert set(refused) == {model}
+    found = refused[model]
+    assert found.status is ModelStatus.REFUSED
+    assert found.rule is not None and found.rule.code == code
+    finding = found.diagnostic
+    assert finding is not None and finding.code == "TL030"
+    if line is None:
+        assert finding.path == repo.resolve() / model and finding.span is None
+    else:
+        assert finding.path == repo.resolve() / model / "config.pbtxt"
+        assert finding.span is not None and finding.span.line == line
+    assert f"[predicted by {code} " in finding.message
+    assert _readme_message(fixture, repo) in finding.message
+    assert_released(result)
+
+
+def test_a_timeout_and_a_crash_leave_nothing_behind(
+    triton_install: TritonInstall, gpu: Callable[[bool], None], tmp_path: Path
+) -> None:
+    python = 'backend: "python"\nmax_batch_size: 0\n'
+    repo = make_tree(
+        tmp_path / "models",
+        {
+            "a_hangs/config.pbtxt": python,
+            "a_hangs/1/model.py": """
+                import time
+
+                class TritonPythonModel:
+                    def initialize(self, args):
+                        time.sleep(600)
+            """,
+            "b_kills_the_server/config.pbtxt": python,
+            "b_kills_the_server/1/model.py": """
+                import os, signal
+
+                class TritonPythonModel:
+                    def initialize(self, args):
+                        os.kill(os.getppid(), signal.SIGKILL)  # the stub's parent: the server
+            """,
+            "c_fine/config.pbtxt": 'backend: "onnxruntime"\nmax_batch_size: 0\n',
+            "c_fine/1/model.onnx": "placeholder",
+        },
+    )
+    started = time.monotonic()
+    result = run_smoke(repo, SmokeOptions(stub_missing_backends=True, timeout=4.0))
+    elapsed = time.monotonic() - started
+    statuses = {m.name: m.status for m in result.models}
+    assert statuses == {
+        "a_hangs": ModelStatus.TIMEOUT,
+        "b_kills_the_server": ModelStatus.CRASHED,
+        "c_fine": ModelStatus.STUBBED,
+    }
+    crashed = result.models[1]
+    assert crashed.attempts == 2 and "died while loading 'b_kills_the_server'" in crashed.message
+    assert elapsed < 60
+    assert len(result.starts) >= 3
+    assert_released(result)
+
+
+def test_check_smoke_skips_models_with_static_errors(
+    triton_install: TritonInstall,
+    gpu: Callable[[bool], None],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = shutil.copytree(VALID, tmp_path / "model_repository")
+    shutil.copytree(BROKEN / "unknown_field_dim" / "classifier", repo / "classifier")
+    code = main(["check", "--smoke", *ALL_STUBS, "--format", "json", str(repo)])
+    findings = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert {
+        (Path(f["path"]).parent.name, f["code"]) for f in findings if f["severity"] == "error"
+    } == {("classifier", "TL101")}
+    assert not any(f["code"].startswith("TL03") for f in findings)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if stat[stat.rfind(")") + 2 :].split()[1] == str(pid):
+                found.append(int(entry.name))
+    return found
+
+
+def test_ctrl_c_stops_the_real_server(triton_install: TritonInstall, tmp_path: Path) -> None:
+    repo = make_tree(
+        tmp_path / "models",
+        {
+            "hangs/config.pbtxt": 'backend: "python"\nmax_batch_size: 0\n',
+            "hangs/1/model.py": """
+                import time
+
+                class TritonPythonModel:
+                    def initialize(self, args):
+                        time.sleep(600)
+            """,
+        },
+    )
+    env = {**os.environ, "PATH": os.environ["PATH"]}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tritonlint.cli", "smoke", "--cpu-only", str(repo)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    server: list[int] = []
+    deadline = time.monotonic() + 60
+    while not server and time.monotonic() < deadline and process.poll() is None:
+        server = _children(process.pid)
+        time.sleep(0.1)
+    assert server, process.communicate(timeout=30)
+    stubs: list[int] = []  # the load is under way once the python stub process runs
+    while not stubs and time.monotonic() < deadline and process.poll() is None:
+        stubs = [child for pid in server for child in _children(pid)]
+        time.sleep(0.1)
+    assert stubs, process.communicate(timeout=30)
+    process.send_signal(signal.SIGINT)
+    process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert all(live_group_members(pid) == [] for pid in server)
+    assert not any(_alive(pid) for pid in stubs)
+
+
+def _alive(pid: int) -> bool:
+    """A process that exists and is not a zombie (left for init to reap)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rfind(")") + 2 :].split()[0] != "Z"

@@ -1,0 +1,119 @@
+"""Smoke pack: what a real tritonserver said when the smoke stage loaded the model.
+
+These rules are reported by the smoke stage (``tritonlint smoke``, ``tritonlint check
+--smoke``), never by static lint: each finding carries the server's own message, mapped back
+to the model's config.pbtxt, and names the static rule that predicts it where one does.
+"""
+
+from tritonlint.diagnostics import Severity
+from tritonlint.rules.registry import declare
+
+declare(
+    "TL030",
+    "smoke-load-failed",
+    Severity.ERROR,
+    pack="smoke",
+    summary="tritonserver refused to load the model",
+    explanation="""
+    The smoke stage started a real tritonserver on the repository and asked it to load the
+    model; the server refused it. The message is the server's own (for errors found while the
+    server reads config.pbtxt it comes from the server log, with the parser's line and column),
+    placed at the line of config.pbtxt it is about, and names the tritonlint rule that
+    predicts that message where one does. A refusal that no rule predicts is a gap in static
+    lint: the server is the judge.
+    """,
+    bad="""
+    max_batch_size: -1      # tritonserver: 'max_batch_size' must be non-negative value
+    """,
+    good="""
+    max_batch_size: 8
+    """,
+)
+
+declare(
+    "TL031",
+    "smoke-backend-missing",
+    Severity.WARNING,
+    pack="smoke",
+    summary="the server that ran the smoke stage lacks the model's backend",
+    explanation="""
+    The server has no library for the backend the model needs (for instance the embedded
+    Triton server ships only the python backend, and a CPU-only container has no TensorRT).
+    That says nothing about the config itself, so it is a warning, and the model counts as not
+    loaded. `--stub-missing-backends` puts a stand-in backend in its place: the server then
+    validates the whole config (inputs, outputs, batching, instance groups, warmup ...) but not
+    the model file's contents. A backend name that no Triton release ships may be a typo
+    (TL306 unknown-backend).
+    """,
+    bad="""
+    backend: "onnxruntime"  # on a server built without ONNX Runtime
+    """,
+    good="""
+    backend: "onnxruntime"  # on a server with ONNX Runtime, or with --stub-missing-backends
+    """,
+)
+
+declare(
+    "TL032",
+    "smoke-needs-gpu",
+    Severity.WARNING,
+    pack="smoke",
+    summary="the model asks for a GPU and the smoke stage ran without one",
+    explanation="""
+    The model has a `KIND_GPU` instance group (or no instance group and a backend that only
+    runs on GPUs) and the server saw no GPU. The config is not wrong for that: run the smoke
+    stage on a machine with a GPU, or pass `--cpu-only`, which rewrites `KIND_GPU` to
+    `KIND_CPU` (and drops `gpus:` lists) in the temporary copy the server loads, so the rest of
+    the config is still validated. The model counts as not loaded.
+    """,
+    bad="""
+    instance_group [ { kind: KIND_GPU } ]   # smoke stage on a machine without a GPU
+    """,
+    good="""
+    instance_group [ { kind: KIND_GPU } ]   # on a GPU machine, or with --cpu-only
+    """,
+)
+
+declare(
+    "TL033",
+    "smoke-load-timeout",
+    Severity.ERROR,
+    pack="smoke",
+    summary="the server did not finish loading the model in time",
+    explanation="""
+    The load took longer than `--timeout` (per model) or than what was left of
+    `--total-timeout` (the whole run). The server was stopped and started again for the models
+    that follow. A python model whose `initialize()` blocks, a large model on a slow disk, or a
+    backend that waits for a device can cause it; raise the timeout if the model is only slow.
+    """,
+    bad="""
+    # model.py: def initialize(self, args): time.sleep(3600)
+    backend: "python"
+    """,
+    good="""
+    # model.py: initialize() returns once the model is ready
+    backend: "python"
+    """,
+)
+
+declare(
+    "TL034",
+    "smoke-server-crashed",
+    Severity.ERROR,
+    pack="smoke",
+    summary="the server died while loading the model",
+    explanation="""
+    The tritonserver process exited while it loaded the model, and again when the load was
+    tried once more on a fresh server. The server's log tail is in the message. A backend or a
+    python model that crashes the process (a segmentation fault in a custom op, `os._exit`)
+    causes it; the other models are still loaded on a restarted server.
+    """,
+    bad="""
+    # model.py: def initialize(self, args): os._exit(1)
+    backend: "python"
+    """,
+    good="""
+    # model.py: def initialize(self, args): ...  (raises an exception instead of exiting)
+    backend: "python"
+    """,
+)

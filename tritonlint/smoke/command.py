@@ -1,0 +1,282 @@
+"""``tritonlint smoke REPO`` and ``tritonlint check --smoke``: the command-line side.
+
+Progress, notices and (for the machine-readable formats) the table go to standard error; the
+report goes to standard output or ``--output``. ``smoke`` exits 0 only when every model
+loaded, 1 when one did not, 2 for a usage error or when no server could be run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import FrameType
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.text import Text
+
+from tritonlint.diagnostics import Diagnostic, Severity
+from tritonlint.linter import LintOptions, LintResult
+from tritonlint.report.github import render_github
+from tritonlint.report.junit import render_junit
+from tritonlint.report.output import write_atomically
+from tritonlint.report.paths import display_path
+from tritonlint.report.sarif import render_sarif
+from tritonlint.report.text_report import render_text
+from tritonlint.rules.registry import by_code
+from tritonlint.smoke.mapping import in_folder
+from tritonlint.smoke.options import DEFAULT_TIMEOUT, SmokeUsageError
+from tritonlint.smoke.report import render_smoke_json, smoke_table, summary_lines
+from tritonlint.smoke.runner import (
+    Reporter,
+    SmokeError,
+    SmokeOptions,
+    SmokeResult,
+    run_smoke,
+)
+
+EXIT_LOADED, EXIT_NOT_LOADED, EXIT_USAGE = 0, 1, 2
+
+
+def smoke_options(args: argparse.Namespace, **more: object) -> SmokeOptions:
+    return SmokeOptions(
+        server=args.server,
+        docker=args.docker,
+        stub_missing_backends=bool(args.stub_missing_backends),
+        stub_python_models=bool(args.stub_python_models),
+        gpus=args.gpus,
+        timeout=args.smoke_timeout or DEFAULT_TIMEOUT,
+        total_timeout=args.total_timeout,
+        **more,  # type: ignore[arg-type]
+    )
+
+
+class ConsoleReporter(Reporter):
+    """Notices and a progress bar on a (standard error) console."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def notice(self, text: str) -> None:
+        self.console.print(Text.assemble(("Note: ", "bold yellow"), text), highlight=False)
+
+    def busy(self, text: str) -> contextlib.AbstractContextManager[object]:
+        if not self.console.is_terminal:
+            self.console.print(text + " ...", highlight=False)
+            return contextlib.nullcontext()
+        return self.console.status(text)
+
+    @contextlib.contextmanager
+    def loading(self, total: int) -> Iterator[Callable[[str, bool], None]]:
+        progress = Progress(
+            SpinnerColumn(),
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=self.console,
+            transient=True,
+        )
+        with progress:
+            task = progress.add_task("starting the server", total=total)
+
+            def update(name: str, done: bool) -> None:
+                if done:
+                    progress.advance(task)
+                else:
+                    progress.update(task, description=f"loading {name}")
+
+            yield update
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt() -> Iterator[None]:
+    """SIGTERM (a cancelled CI job) unwinds like Ctrl-C, so that the server is stopped."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _format(args: argparse.Namespace) -> str:
+    chosen: str = args.format or (
+        "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
+    )
+    return chosen
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        write_atomically(path, text)
+    except OSError as error:
+        raise SmokeUsageError(
+            f"cannot write the report to {display_path(path)}: {error.strerror or error}"
+        ) from None
+
+
+def run_smoke_command(args: argparse.Namespace, console: Console) -> int:
+    """``tritonlint smoke REPO``."""
+    errors = Console(stderr=True, highlight=False)
+    report_format = _format(args)
+    with terminate_as_interrupt():
+        try:
+            result = run_smoke(args.repository, smoke_options(args), ConsoleReporter(errors))
+        except SmokeError as error:
+            errors.print(f"tritonlint: error: {error}", style="bold red", markup=False)
+            return EXIT_USAGE
+    diagnostics = sorted(result.diagnostics, key=lambda d: d.sort_key)
+    folders = sorted(m.folder for m in result.models)
+    if report_format == "text":
+        target = console
+        buffer = io.StringIO()
+        if args.output is not None:
+            target = Console(file=buffer, highlight=False, no_color=True, width=160)
+        show_smoke(target, [result], diagnostics, with_findings=True)
+        if args.output is not None:
+            _write(args.output, buffer.getvalue())
+    else:
+        renderers = {
+            "json": lambda: render_smoke_json(result),
+            "sarif": lambda: render_sarif(diagnostics),
+            "github": lambda: render_github(diagnostics, len(result.models)),
+            "junit": lambda: render_junit(diagnostics, folders),
+        }
+        report = renderers[report_format]()
+        if args.output is None:
+            print(report)
+        else:
+            _write(args.output, report + "\n")
+        show_smoke(errors, [result], diagnostics, with_findings=False)
+    return EXIT_LOADED if result.ok else EXIT_NOT_LOADED
+
+
+def show_smoke(
+    console: Console,
+    results: Sequence[SmokeResult],
+    diagnostics: list[Diagnostic],
+    *,
+    with_findings: bool,
+) -> None:
+    """The findings (text), the table of models, and each run's summary."""
+    if with_findings and diagnostics:
+        render_text(diagnostics, sum(len(r.models) for r in results), console)
+        console.print()
+    if any(r.models for r in results):
+        console.print(smoke_table(results))
+    for result in results:
+        for line in summary_lines(result):
+            console.print(line, highlight=False, soft_wrap=True)
+
+
+# -- check --smoke -----------------------------------------------------------------------------
+
+
+@dataclass
+class CheckSmoke:
+    """The smoke stage of ``check --smoke``: one run per repository checked."""
+
+    result: LintResult
+    runs: list[SmokeResult] = field(default_factory=list)
+    #: Models not loaded for a reason of the smoke stage (not skipped for static errors).
+    failed: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def show(self, console: Console) -> None:
+        console.print()
+        for note in self.notes:
+            console.print(Text.assemble(("Note: ", "bold yellow"), note), highlight=False)
+        show_smoke(console, self.runs, [], with_findings=False)
+
+
+def run_check_smoke(
+    args: argparse.Namespace, result: LintResult, options: LintOptions
+) -> CheckSmoke:
+    """Static lint is done (``result``): load into a server every model checked that has no
+    static error, and add what the server said to the findings."""
+    errors = Console(stderr=True, highlight=False)
+    repositories: dict[Path, list[str]] = {}
+    outcome = CheckSmoke(result)
+    for path in result.checked:
+        if path.is_dir():
+            repositories.setdefault(path.parent, []).append(path.name)
+        else:
+            outcome.notes.append(
+                f"{display_path(path)} is not in a model folder: the smoke stage skips it"
+            )
+    found: list[Diagnostic] = []
+    with terminate_as_interrupt():
+        for repository, names in repositories.items():
+            skip = _statically_broken(result.diagnostics, repository, names)
+            run_options = smoke_options(args, models=names, skip=skip, static=result.diagnostics)
+            try:
+                run = run_smoke(repository, run_options, ConsoleReporter(errors))
+            except SmokeError as error:
+                raise SmokeUsageError(str(error)) from None
+            outcome.runs.append(run)
+            outcome.failed += [
+                m.name for m in run.models if not m.status.loaded and m.name not in skip
+            ]
+            found += _selected(run.diagnostics, options)
+    merged = sorted([*result.diagnostics, *found], key=lambda d: d.sort_key)
+    outcome.result = LintResult(
+        merged, result.models_checked, result.triton_version, result.checked
+    )
+    return outcome
+
+
+def _statically_broken(
+    diagnostics: Sequence[Diagnostic], repository: Path, names: Sequence[str]
+) -> dict[str, str]:
+    skip: dict[str, str] = {}
+    for name in names:
+        folder = repository / name
+        codes = sorted(
+            {d.code for d in diagnostics if d.severity is Severity.ERROR and in_folder(d, folder)}
+        )
+        if codes:
+            skip[name] = f"not loaded: static lint found errors ({', '.join(codes)})"
+    return skip
+
+
+def _selected(diagnostics: Sequence[Diagnostic], options: LintOptions) -> list[Diagnostic]:
+    """The smoke findings that --select/--ignore and the settings let through, each with its
+    configured severity."""
+    kept = []
+    for diagnostic in diagnostics:
+        rule = by_code(diagnostic.code)
+        if rule is None or not options.enabled(rule):
+            continue
+        severity = options.severity_of(diagnostic)
+        if severity is not diagnostic.severity:
+            diagnostic = diagnostic.model_copy(update={"severity": severity})
+        kept.append(diagnostic)
+    return kept
+
+
+def check_smoke_exit(outcome: CheckSmoke, args: argparse.Namespace) -> int:
+    """1 when a model was not loaded by the smoke stage (unless --exit-zero/--fail-on never)."""
+    if args.exit_zero or args.fail_on == "never":
+        return EXIT_LOADED
+    return EXIT_NOT_LOADED if outcome.failed else EXIT_LOADED

@@ -1,0 +1,147 @@
+"""Map a server's message back to tritonlint: the rule that predicts it, and the place in
+config.pbtxt it is about.
+
+A rule's ``server_message`` holds templates, one per line: each ``{placeholder}`` (and each
+``...``) stands for any text. A rule *predicts* a message when one of its templates, so read,
+is found in it; of the rules that do, the one static lint reported for the same model comes
+first, then the one with the most fixed text (``Message type "inference.{message}" has no
+field named "{field}".`` says more than ``failed to read text proto from {path}``, which the
+same message also holds).
+
+The place: the parser's line and column for a parse error; else the finding of the predicting
+rule in that model; else the first line of config.pbtxt that holds a name the message quotes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from tritonlint.diagnostics import Diagnostic
+from tritonlint.rules.registry import Rule, all_rules
+from tritonlint.span import Span
+
+#: Templates with less fixed text than this match too much to name a rule.
+MIN_FIXED_TEXT = 12
+
+_PLACEHOLDER = re.compile(r"\{[^{}\s]*\}|\.\.\.")
+_PARSE_POSITION = re.compile(r"Error parsing text-format [\w.]+: (\d+):(\d+): ")
+_QUOTED = re.compile(r"'([^'\s/]{2,})'|\"([^\"\s/]{2,})\"")
+
+
+@dataclass(frozen=True)
+class Template:
+    rule: Rule
+    pattern: re.Pattern[str]
+    fixed: int  # characters of fixed text
+
+
+@cache
+def templates() -> tuple[Template, ...]:
+    """Every rule's server message templates (a rule that mirrors several server checks has
+    one per line)."""
+    found = []
+    for rule in all_rules():
+        for line in (rule.server_message or "").splitlines():
+            parts = _PLACEHOLDER.split(line)
+            fixed = sum(len(part.strip()) for part in parts)
+            if fixed < MIN_FIXED_TEXT:
+                continue
+            pattern = re.compile(".*?".join(re.escape(part) for part in parts), re.DOTALL)
+            found.append(Template(rule, pattern, fixed))
+    return tuple(found)
+
+
+def predicting_rules(message: str, reported: Iterable[str] = ()) -> list[Rule]:
+    """The rules whose server message template is found in ``message``, best first.
+
+    ``reported``: codes static lint reported for the model; those rules come first.
+    """
+    codes = set(reported)
+    matching = [t for t in templates() if t.pattern.search(message)]
+    matching.sort(key=lambda t: (t.rule.code not in codes, -t.fixed, t.rule.code))
+    best: dict[str, Rule] = {}
+    for template in matching:  # a rule once, at its best template's place
+        best.setdefault(template.rule.code, template.rule)
+    return list(best.values())
+
+
+def parse_position(message: str) -> tuple[int, int] | None:
+    """Line and column (1-based) of a libprotobuf parse error quoted in ``message``."""
+    match = _PARSE_POSITION.search(message)
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def in_folder(diagnostic: Diagnostic, folder: Path) -> bool:
+    return diagnostic.path == folder or folder in diagnostic.path.parents
+
+
+def span_of_line(text: str, line: int, column: int = 1, length: int | None = None) -> Span | None:
+    """A span on ``line`` from ``column`` (``length`` characters, default: to the line's end)."""
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines):
+        return None
+    content = lines[line - 1].rstrip("\r")
+    column = max(1, min(column, len(content) + 1))
+    start = sum(len(previous) + 1 for previous in lines[: line - 1]) + column - 1
+    if length is None:
+        length = len(content) - (column - 1)
+    length = max(0, min(length, len(content) - (column - 1)))
+    return Span(line, column, line, column + length, start, start + length)
+
+
+def find_token(text: str, tokens: Sequence[str]) -> Span | None:
+    """The first place ``text`` holds one of ``tokens`` (in order of preference): as a quoted
+    string value, else as a whole word (a field name or an enum value)."""
+    for token in tokens:
+        for pattern in (f"[\"']{re.escape(token)}[\"']", rf"(?<![\w.]){re.escape(token)}(?![\w.])"):
+            for match in re.finditer(pattern, text):
+                before = text[: match.start()]
+                if _in_comment(before):
+                    continue
+                line = before.count("\n") + 1
+                column = match.start() - (before.rfind("\n") + 1) + 1
+                return span_of_line(text, line, column, match.end() - match.start())
+    return None
+
+
+def _in_comment(before: str) -> bool:
+    current = before[before.rfind("\n") + 1 :]
+    return "#" in current
+
+
+def quoted_names(message: str) -> list[str]:
+    """Names the message quotes, in order (paths left out)."""
+    return [single or double for single, double in _QUOTED.findall(message)]
+
+
+def locate(
+    config_text: str | None,
+    message: str,
+    static: Sequence[Diagnostic],
+    rule: Rule | None,
+    hints: Sequence[str] = (),
+    skip: Sequence[str] = (),
+) -> Span | None:
+    """Where in config.pbtxt (``config_text``) the server's ``message`` points.
+
+    ``static``: static lint's findings in that config; ``hints``: tokens to look for first;
+    ``skip``: tokens never to look for (the model's own name).
+    """
+    if config_text is None:
+        return None
+    position = parse_position(message)
+    same_rule = [d for d in static if rule is not None and d.code == rule.code and d.span]
+    if position is not None:
+        line, column = position
+        on_line = [d for d in same_rule if d.span is not None and d.span.line == line]
+        if on_line and on_line[0].span is not None:
+            return on_line[0].span
+        return span_of_line(config_text, line, column, 1) or span_of_line(config_text, 1)
+    if same_rule:
+        return same_rule[0].span
+    tokens = [t for t in (*hints, *quoted_names(message)) if t and t not in skip]
+    return find_token(config_text, tokens)

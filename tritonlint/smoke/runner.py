@@ -1,0 +1,662 @@
+"""The smoke stage: load every model of a repository into one real tritonserver.
+
+::
+
+    result = run_smoke(Path("model_repository"), SmokeOptions(stub_missing_backends=True))
+    result.ok, [(m.name, m.status) for m in result.models], result.diagnostics
+
+The repository is staged in a temporary copy (:func:`tritonlint.server.prepare.stage_repository`;
+the user's files are never touched); one server is started on it; the models are loaded one at
+a time, ensembles after the models they use. A server that dies during a load is started again
+and the load tried once more; one that hangs or runs past the timeout is killed and started
+again for the models that follow. Whatever happens (a refusal, a crash, a timeout, Ctrl-C) the
+server is stopped with all its processes, and its ports are free again, before
+:func:`run_smoke` returns or raises.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import os
+import re
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from tritonlint.diagnostics import Diagnostic
+from tritonlint.rules.registry import Rule, by_code
+from tritonlint.server import devices
+from tritonlint.server.prepare import (
+    CONFIG_NAME,
+    ModelInfo,
+    StagedRepository,
+    load_order,
+    stage_repository,
+    version_dirs,
+)
+from tritonlint.server.process import LoadOutcome, LoadStatus, ServerError, TritonServer
+from tritonlint.server.provision import ProvisionError
+from tritonlint.server.stubs import PLATFORM_NAMES, StubError, native_stub_library
+from tritonlint.server.verdict import explain
+from tritonlint.smoke.mapping import in_folder, locate, predicting_rules
+from tritonlint.smoke.options import SmokeUsageError
+from tritonlint.smoke.servers import (
+    DockerSettings,
+    DockerTritonServer,
+    ExternalTritonServer,
+    ServerChoice,
+    ServerKind,
+    choose_server,
+    embedded_install,
+    external_install,
+)
+
+FLAG_STUB_BACKENDS = "--stub-missing-backends"
+FLAG_STUB_PYTHON = "--stub-python-models"
+FLAG_CPU_ONLY = "--cpu-only"
+
+_MISSING_BACKEND = re.compile(r"unable to find backend library for backend '([^']*)'")
+_NO_GPU = re.compile(
+    r"has kind KIND_GPU but (?:no GPUs are available|server does not support GPUs)"
+    r"|GPU instances not supported|TensorRT backend supports only GPU device"
+)
+#: The server's start: 60 s for a server on this machine; a container image may need pulling.
+_START_TIMEOUT = 60.0
+_DOCKER_START_TIMEOUT = 300.0
+
+
+class SmokeError(RuntimeError):
+    """The smoke stage could not run at all (no server could be fetched or started)."""
+
+
+class ModelStatus(str, enum.Enum):
+    LOADED = "loaded"
+    STUBBED = "stubbed"  # loaded, with a stand-in for its backend: the config is validated
+    REFUSED = "refused"
+    BACKEND_MISSING = "backend-missing"
+    NEEDS_GPU = "needs-gpu"
+    TIMEOUT = "timeout"
+    CRASHED = "crashed"
+    SKIPPED = "skipped"
+
+    @property
+    def loaded(self) -> bool:
+        return self in (ModelStatus.LOADED, ModelStatus.STUBBED)
+
+    @property
+    def text(self) -> str:
+        return _STATUS_TEXT[self]
+
+
+_STATUS_TEXT = {
+    ModelStatus.LOADED: "loaded",
+    ModelStatus.STUBBED: "config validated, backend stubbed",
+    ModelStatus.REFUSED: "refused",
+    ModelStatus.BACKEND_MISSING: "backend missing",
+    ModelStatus.NEEDS_GPU: "needs a GPU",
+    ModelStatus.TIMEOUT: "timed out",
+    ModelStatus.CRASHED: "server crashed",
+    ModelStatus.SKIPPED: "skipped",
+}
+
+#: The rule each status is reported with.
+STATUS_RULES = {
+    ModelStatus.REFUSED: "TL030",
+    ModelStatus.BACKEND_MISSING: "TL031",
+    ModelStatus.NEEDS_GPU: "TL032",
+    ModelStatus.TIMEOUT: "TL033",
+    ModelStatus.CRASHED: "TL034",
+}
+
+
+@dataclass(frozen=True)
+class SmokeOptions:
+    #: ``--server PATH`` and ``--docker IMAGE`` (see :mod:`tritonlint.smoke.servers`).
+    server: Path | None = None
+    docker: str | None = None
+    stub_missing_backends: bool = False
+    stub_python_models: bool = False
+    #: True: the server gets the GPUs (``--gpus``); False: ``--cpu-only``, KIND_GPU rewritten
+    #: to KIND_CPU in the copy; None: whether this machine has a GPU decides (no rewrite).
+    gpus: bool | None = None
+    #: Seconds for one model's load, and for the whole run (None: no limit).
+    timeout: float = 120.0
+    total_timeout: float | None = None
+    #: Load only these models (None: every model folder).
+    models: Collection[str] | None = None
+    #: Models not to load, with the reason (``check --smoke``: static errors).
+    skip: Mapping[str, str] = field(default_factory=dict)
+    #: Static lint's findings for the repository (computed when None): they place the
+    #: server's messages and tell which rule predicted them.
+    static: Sequence[Diagnostic] | None = None
+
+
+@dataclass
+class ModelResult:
+    name: str
+    #: The user's model folder and config file.
+    folder: Path
+    status: ModelStatus
+    #: The server's own words (paths are the user's), or why the model was not loaded.
+    message: str = ""
+    seconds: float = 0.0
+    attempts: int = 0
+    #: What the temporary copy changed for this model, and the options that made the changes.
+    adjustments: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+    rule: Rule | None = None
+    #: The finding the smoke stage reports for the model (none for a loaded or skipped one).
+    diagnostic: Diagnostic | None = None
+
+    @property
+    def config(self) -> Path:
+        return self.folder / CONFIG_NAME
+
+
+@dataclass
+class ServerInfo:
+    kind: ServerKind
+    description: str
+    #: The version the running server reports (``GET /v2``).
+    version: str = ""
+    #: Whether the server was given the machine's GPUs.
+    gpus: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"tritonserver {self.version}" if self.version else "tritonserver"
+
+
+@dataclass(frozen=True)
+class ServerStart:
+    """One start of the server: its process id and ports (to check that all are released)."""
+
+    pid: int
+    ports: tuple[int, int, int]
+
+
+@dataclass
+class SmokeResult:
+    repository: Path
+    server: ServerInfo
+    models: list[ModelResult] = field(default_factory=list)
+    #: Python models that ran their own model.py.
+    python_models: list[str] = field(default_factory=list)
+    starts: list[ServerStart] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """Every model loaded (skipped models count as not loaded)."""
+        return all(m.status.loaded for m in self.models)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [m.diagnostic for m in self.models if m.diagnostic is not None]
+
+    def flags_needed(self) -> dict[str, list[str]]:
+        """Option -> the models that loaded only thanks to it."""
+        needed: dict[str, list[str]] = {}
+        for model in self.models:
+            if model.status.loaded:
+                for flag in model.flags:
+                    needed.setdefault(flag, []).append(model.name)
+        return needed
+
+
+class Reporter:
+    """What the smoke stage tells while it runs; the default tells nothing."""
+
+    def notice(self, text: str) -> None:
+        """A line said before the server starts."""
+
+    def busy(self, text: str) -> contextlib.AbstractContextManager[object]:
+        """Shown while something slow runs (fetching the server)."""
+        return contextlib.nullcontext()
+
+    @contextlib.contextmanager
+    def loading(self, total: int) -> Iterator[Callable[[str, bool], None]]:
+        """Progress over ``total`` models: call ``(name, done)`` when a load starts/ends."""
+        yield lambda name, done: None
+
+
+def run_smoke(
+    repository: Path, options: SmokeOptions | None = None, reporter: Reporter | None = None
+) -> SmokeResult:
+    """Load every model of ``repository`` into one real tritonserver; see the module docs.
+
+    Raises :class:`SmokeUsageError` for a bad request (no such repository, a bad ``--server``)
+    and :class:`SmokeError` when no server can be fetched or started.
+    """
+    options = options or SmokeOptions()
+    reporter = reporter or Reporter()
+    source = Path(os.path.abspath(repository))
+    if not source.is_dir():
+        raise SmokeUsageError(f"{repository} is not a folder (a model repository)")
+    if (source / CONFIG_NAME).is_file() and options.models is None:
+        # A model folder: that model, in its repository (which the server reads from).
+        options = replace(options, models=(source.name,))
+        source = source.parent
+    choice = choose_server(options.server, options.docker)
+    gpus = options.gpus if options.gpus is not None else devices.has_gpu()
+    info = ServerInfo(choice.kind, choice.describe(), gpus=gpus)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="tritonlint-smoke-") as work:
+        run = _Run(source, Path(work), choice, info, options, reporter)
+        try:
+            run.execute()
+        finally:
+            run.result.seconds = time.monotonic() - started
+    return run.result
+
+
+class _Run:
+    def __init__(
+        self,
+        source: Path,
+        work: Path,
+        choice: ServerChoice,
+        info: ServerInfo,
+        options: SmokeOptions,
+        reporter: Reporter,
+    ) -> None:
+        self.source = source
+        self.work = work
+        self.choice = choice
+        self.options = options
+        self.reporter = reporter
+        self.result = SmokeResult(source, info)
+        self.server: TritonServer | None = None
+        self.staged: StagedRepository | None = None
+        self.deadline: float | None = None
+        #: The server must be started afresh before the next load (after a hang or timeout).
+        self.dirty = False
+        #: Why the server cannot be used any more (it could not be started again).
+        self.broken: str | None = None
+        self.static: dict[str, list[Diagnostic]] = {}
+
+    # -- the run ------------------------------------------------------------------------------
+
+    def execute(self) -> None:
+        options = self.options
+        cpu_only = options.gpus is False
+        staged = stage_repository(self.source, self.work / "models", cpu_only=cpu_only)
+        self.staged = staged
+        names = [n for n in load_order(staged.models) if _wanted(n, options.models)]
+        self._collect_static(names)
+        python = [n for n in names if staged.models[n].is_python and n not in options.skip]
+        if options.stub_python_models:
+            python = [n for n in python if not self._stub_python(staged.models[n])]
+        self.result.python_models = python
+        if python:
+            self.reporter.notice(
+                f"Python models run their own model.py in the server (initialize() included): "
+                f"{', '.join(python)}. Pass {FLAG_STUB_PYTHON} to validate their configs "
+                "without running any of their code."
+            )
+        if all(name in options.skip for name in names):  # nothing to load: no server
+            self.result.models = [self._model(name) for name in names]
+            return
+        server = self._make_server(staged)
+        self.server = server
+        try:
+            self._start(server)
+            if server.client is not None:
+                with contextlib.suppress(Exception):
+                    version = server.client.metadata().get("version")
+                    self.result.server.version = str(version or "")
+            with self.reporter.loading(len(names)) as progress:
+                for name in names:
+                    progress(name, False)
+                    self.result.models.append(self._model(name))
+                    progress(name, True)
+        finally:
+            server.stop(graceful=False)
+
+    def _make_server(self, staged: StagedRepository) -> TritonServer:
+        log = self.work / "server.log"
+        choice = self.choice
+        timeout = _START_TIMEOUT
+        if choice.kind is ServerKind.DOCKER:
+            assert choice.docker is not None and choice.image is not None
+            settings = DockerSettings(
+                docker=choice.docker,
+                image=choice.image,
+                gpus=self.result.server.gpus,
+                mounts=[self.source, *_link_targets(staged.path, self.source)],
+            )
+            return DockerTritonServer(
+                settings, staged.path, log_path=log, startup_timeout=_DOCKER_START_TIMEOUT
+            )
+        if choice.kind is ServerKind.EMBEDDED:
+            try:
+                install = embedded_install(self.reporter.busy)
+            except ProvisionError as error:
+                raise SmokeError(f"the embedded Triton server is not available: {error}") from None
+            return TritonServer(install, staged.path, log_path=log, startup_timeout=timeout)
+        assert choice.binary is not None
+        install = external_install(choice.binary)
+        return ExternalTritonServer(install, staged.path, log_path=log, startup_timeout=timeout)
+
+    def _start(self, server: TritonServer) -> None:
+        if self.options.total_timeout is not None:
+            self.deadline = time.monotonic() + self.options.total_timeout
+            server.startup_timeout = min(server.startup_timeout, self.options.total_timeout)
+        try:
+            server.start()
+        except ServerError as error:
+            raise SmokeError(f"{self.result.server.description} did not start: {error}") from None
+        finally:
+            self._record_start(server)
+
+    def _record_start(self, server: TritonServer) -> None:
+        if server.pid is not None and server.ports is not None:
+            ports = server.ports
+            start = ServerStart(server.pid, (ports.http, ports.grpc, ports.metrics))
+            if start not in self.result.starts:
+                self.result.starts.append(start)
+
+    def _restart(self) -> None:
+        assert self.server is not None
+        self.server.stop(graceful=False)
+        self.dirty = False
+        try:
+            self.server.start()
+        except ServerError as error:
+            self.broken = f"the server could not be started again: {error}"
+        self._record_start(self.server)
+
+    # -- one model ----------------------------------------------------------------------------
+
+    def _model(self, name: str) -> ModelResult:
+        assert self.staged is not None
+        model = self.staged.models[name]
+        result = ModelResult(
+            name=name,
+            folder=self.source / name,
+            status=ModelStatus.SKIPPED,
+            adjustments=tuple(
+                note.replace("(no GPU on this machine)", f"({FLAG_CPU_ONLY})")
+                for note in model.adjustments
+            ),
+            flags=_flags(model.adjustments),
+        )
+        if name in self.options.skip:
+            result.message = self.options.skip[name]
+            return result
+        blocked = self._blocked_by(model)
+        if blocked is not None:
+            result.message = blocked
+            return result
+        if self.broken is not None:
+            result.status, result.message = ModelStatus.CRASHED, self.broken
+            return self._finish(result)
+        timeout = self._timeout()
+        if timeout is None:
+            result.status = ModelStatus.TIMEOUT
+            result.message = self._overall_timeout_message()
+            return self._finish(result)
+        outcome, attempts = self._load(name, timeout)
+        result.attempts, result.seconds = attempts, outcome.seconds
+        backend = _missing_backend(outcome)
+        refused = outcome.status in (LoadStatus.REFUSED, LoadStatus.HUNG)
+        # A platform name in `backend` is a config error (TL302): no stand-in hides it.
+        stub = backend is not None and backend not in PLATFORM_NAMES
+        if stub and refused and self.options.stub_missing_backends:
+            assert backend is not None
+            note = self._stub_backend(model, backend)
+            if note is None:
+                retry, more = self._load(name, self._timeout() or 0.001)
+                outcome, result.attempts = retry, attempts + more
+                result.seconds += retry.seconds
+                result.adjustments += (f"backend '{backend}' stubbed (not in this server)",)
+                result.flags += (FLAG_STUB_BACKENDS,)
+            else:
+                result.message = note
+        self._classify(result, outcome, model)
+        return self._finish(result)
+
+    def _classify(self, result: ModelResult, outcome: LoadOutcome, model: ModelInfo) -> None:
+        assert self.staged is not None
+        message = self.staged.to_source_paths(explain(outcome))
+        if outcome.loaded:
+            stubbed = FLAG_STUB_BACKENDS in result.flags or FLAG_STUB_PYTHON in result.flags
+            result.status = ModelStatus.STUBBED if stubbed else ModelStatus.LOADED
+            result.message = "" if not stubbed else result.message
+            return
+        if outcome.status is LoadStatus.TIMEOUT:
+            result.status = ModelStatus.TIMEOUT
+            overall = self.deadline is not None and time.monotonic() >= self.deadline - 0.05
+            result.message = (
+                self._overall_timeout_message()
+                if overall
+                else f"no answer from the server within --timeout {self.options.timeout:g} s"
+            )
+            return
+        if outcome.status is LoadStatus.CRASHED:
+            result.status = ModelStatus.CRASHED
+            tail = [line for line in outcome.log_lines if line.strip()][-5:]
+            result.message = message + (" (server log: " + " | ".join(tail) + ")" if tail else "")
+            result.message = self.staged.to_source_paths(result.message)
+            return
+        backend = _missing_backend(outcome)
+        if backend is not None and backend not in PLATFORM_NAMES:
+            result.status = ModelStatus.BACKEND_MISSING
+            result.message = f"{message}{' (' + result.message + ')' if result.message else ''}"
+            return
+        if _NO_GPU.search(message):
+            result.status = ModelStatus.NEEDS_GPU
+            result.message = message
+            return
+        result.status = ModelStatus.REFUSED  # refused, or the log says the load never ends
+        result.message = message
+
+    def _load(self, name: str, timeout: float) -> tuple[LoadOutcome, int]:
+        """Load on a usable server; a crash is tried once more on a fresh server."""
+        server = self.server
+        assert server is not None
+        if self.dirty or not server.alive:
+            self._restart()
+            if self.broken is not None:
+                return LoadOutcome(name, LoadStatus.CRASHED, self.broken), 0
+        outcome = server.load(name, timeout=timeout)
+        attempts = 1
+        if outcome.server_unusable:
+            self.dirty = True
+        if outcome.status is LoadStatus.CRASHED:
+            self._restart()
+            if self.broken is None:
+                retry_timeout = self._timeout()
+                if retry_timeout is not None:
+                    retry = server.load(name, timeout=retry_timeout)
+                    attempts = 2
+                    outcome = LoadOutcome(
+                        name,
+                        retry.status,
+                        retry.error,
+                        [*outcome.log_lines, *retry.log_lines],
+                        outcome.seconds + retry.seconds,
+                    )
+                    self.dirty = retry.server_unusable
+        return outcome, attempts
+
+    def _timeout(self) -> float | None:
+        """This load's timeout: --timeout, or what is left of --total-timeout (None: nothing)."""
+        if self.deadline is None:
+            return self.options.timeout
+        left = self.deadline - time.monotonic()
+        return None if left <= 0 else min(self.options.timeout, left)
+
+    def _overall_timeout_message(self) -> str:
+        return f"not loaded: --total-timeout {self.options.total_timeout:g} s ran out"
+
+    def _blocked_by(self, model: ModelInfo) -> str | None:
+        """Why an ensemble is not loaded: a step's model was not loaded for a reason that is
+        not the config's (a missing backend, no GPU, a timeout, a crash, or skipped)."""
+        done = {m.name: m for m in self.result.models}
+        for step in model.composing:
+            found = done.get(step)
+            if found is None or found.status.loaded or found.status is ModelStatus.REFUSED:
+                continue
+            return f"not loaded: its step model '{step}' was not loaded ({found.status.text})"
+        return None
+
+    # -- stubs --------------------------------------------------------------------------------
+
+    def _stub_backend(self, model: ModelInfo, backend: str) -> str | None:
+        """Put a stand-in for ``backend`` into the staged model folder (the server looks for a
+        backend library there before its backend folder); the reason when it cannot."""
+        if not backend or "/" in backend or backend.startswith("."):
+            return f"no stand-in for a backend named {backend!r}"
+        try:
+            library = native_stub_library()
+        except StubError as error:
+            return f"no stand-in backend could be built: {error}"
+        shutil.copyfile(library, model.path / f"libtriton_{backend}.so")
+        return None
+
+    def _stub_python(self, model: ModelInfo) -> bool:
+        """Serve a python model by the stand-in backend (its model.py is never run); only when
+        every version folder has its model file (otherwise the real backend refuses it)."""
+        filename = model.default_model_filename or "model.py"
+        folders = version_dirs(model.path).values()
+        if not folders or not all((folder / filename).is_file() for folder in folders):
+            return False
+        try:
+            library = native_stub_library()
+        except StubError:
+            return False
+        shutil.copyfile(library, model.path / "libtriton_python.so")
+        model.adjustments.append(f"python backend stubbed: {filename} not run")
+        return True
+
+    # -- findings -----------------------------------------------------------------------------
+
+    def _collect_static(self, names: Sequence[str]) -> None:
+        static = self.options.static
+        if static is None:
+            from tritonlint.linter import lint_paths
+
+            static = lint_paths([self.source]).diagnostics
+        for name in names:
+            folder = self.source / name
+            self.static[name] = [d for d in static if in_folder(d, folder)]
+
+    def _finish(self, result: ModelResult) -> ModelResult:
+        code = STATUS_RULES.get(result.status)
+        if code is None:
+            return result
+        rule = by_code(code)
+        assert rule is not None
+        static = self.static.get(result.name, [])
+        predicted = predicting_rules(result.message, [d.code for d in static])
+        if result.status is ModelStatus.REFUSED and predicted:
+            result.rule = predicted[0]
+        config = result.config
+        try:
+            text: str | None = config.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = None
+        hints: list[str] = []
+        if result.status is ModelStatus.NEEDS_GPU:
+            hints = ["KIND_GPU", "instance_group"]
+        elif result.status is ModelStatus.BACKEND_MISSING:
+            backend = backend_in(result.message) or ""
+            hints = [backend, "backend", "platform"]
+        span = locate(
+            text,
+            result.message,
+            [d for d in static if d.path == config],
+            result.rule,
+            hints=hints,
+            skip=[result.name],
+        )
+        message = self._finding_message(result)
+        path = config if text is not None else result.folder
+        same_rule = [d for d in static if result.rule is not None and d.code == result.rule.code]
+        if span is None and same_rule and all(d.span is None for d in same_rule):
+            path = same_rule[0].path  # a folder's finding: the version folder, the model folder
+        result.diagnostic = rule.diagnostic(message, path, span)
+        return result
+
+    def _finding_message(self, result: ModelResult) -> str:
+        """What the finding says: the verdict, the rule or the way out, then the server's
+        exact message (always last)."""
+        server = self.result.server.label
+        status = result.status
+        reported = {d.code for d in self.static.get(result.name, [])}
+        if status is ModelStatus.REFUSED:
+            if result.rule is None:
+                why = "no tritonlint rule predicts this message"
+            elif result.rule.code in reported:
+                why = f"predicted by {result.rule.code} {result.rule.name}"
+            else:
+                why = (
+                    f"the message of {result.rule.code} {result.rule.name}, which static lint "
+                    "did not report here"
+                )
+            return f"{server} refused the model [{why}]: {result.message}"
+        if status is ModelStatus.BACKEND_MISSING:
+            backend = backend_in(result.message) or "?"
+            hint = f"{FLAG_STUB_BACKENDS} validates the config with a stand-in backend"
+            if "TL306" in reported:
+                hint += "; TL306 unknown-backend: is the name misspelt?"
+            return (
+                f"{server} has no '{backend}' backend, so the model was not loaded (not a "
+                f"config error; {hint}): {result.message}"
+            )
+        if status is ModelStatus.NEEDS_GPU:
+            return (
+                f"the model needs a GPU and {server} has none (not a config error; run the "
+                f"smoke stage on a GPU machine, or pass {FLAG_CPU_ONLY} to load it as "
+                f"KIND_CPU): {result.message}"
+            )
+        if status is ModelStatus.TIMEOUT:
+            return f"{server} did not load the model in time: {result.message}"
+        return f"{server} died while loading the model: {result.message}"
+
+
+def _wanted(name: str, models: Collection[str] | None) -> bool:
+    return models is None or name in models
+
+
+def _flags(adjustments: Sequence[str]) -> tuple[str, ...]:
+    flags: list[str] = []
+    for note in adjustments:
+        if "KIND_GPU" in note or "gpus list" in note:
+            flag = FLAG_CPU_ONLY
+        elif note.startswith("python backend stubbed"):
+            flag = FLAG_STUB_PYTHON
+        else:
+            continue
+        if flag not in flags:
+            flags.append(flag)
+    return tuple(flags)
+
+
+def _missing_backend(outcome: LoadOutcome) -> str | None:
+    if outcome.loaded:
+        return None
+    return backend_in(outcome.error) or backend_in("\n".join(outcome.log_lines))
+
+
+def backend_in(text: str) -> str | None:
+    match = _MISSING_BACKEND.search(text)
+    return match.group(1) if match else None
+
+
+def _link_targets(staged: Path, source: Path) -> list[Path]:
+    """Files outside ``source`` that the staged copy links to (a container must see them)."""
+    targets: list[Path] = []
+    for folder, _dirs, files in os.walk(staged):
+        for name in files:
+            path = Path(folder, name)
+            if path.is_symlink():
+                target = Path(os.path.realpath(path))
+                if source not in target.parents and target not in targets and target.exists():
+                    targets.append(target)
+    return targets
