@@ -116,30 +116,25 @@ def _next_content_line(lines: Sequence[str], after: int) -> int | None:
     return None
 
 
-def _is_within(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
-
-
 def apply_suppressions(
     diagnostics: Iterable[Diagnostic], files: Sequence[FileSuppressions]
 ) -> list[Diagnostic]:
     """The diagnostics no suppression covers, plus an unused-suppression finding for each
     suppression (or code of one) that covered nothing."""
-    by_path = {f.document.path: f for f in files}
-    folders = sorted(
-        (f for f in files if f.model_folder is not None),
-        key=lambda f: len(f.model_folder.parts) if f.model_folder else 0,
-        reverse=True,
-    )
+    # Only files with directives can suppress anything: most have none.
+    active = [f for f in files if f.directives]
+    by_path = {f.document.path: f for f in active}
+    by_folder = {f.model_folder: f for f in active if f.model_folder is not None}
     kept: list[Diagnostic] = []
     for diagnostic in diagnostics:
         own = by_path.get(diagnostic.path)
-        if own is None and diagnostic.span is None:
+        if own is None and diagnostic.span is None and by_folder:
+            # The innermost model folder holding the finding's file or folder.
             own = next(
                 (
-                    f
-                    for f in folders
-                    if f.model_folder is not None and _is_within(diagnostic.path, f.model_folder)
+                    by_folder[f]
+                    for f in (diagnostic.path, *diagnostic.path.parents)
+                    if f in by_folder
                 ),
                 None,
             )
