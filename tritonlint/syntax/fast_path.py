@@ -49,15 +49,21 @@ def _callback(rule: Any, builder: Any) -> Callable[[list[Any]], Any]:
     the rule itself) builds the node.
     """
     origin = str(rule.origin.name)
+    # Only a rule with a helper rule among its symbols can receive children to splice.
+    splices = any(str(symbol.name).startswith("_") for symbol in rule.expansion)
     if origin.startswith("_"):
-        return lambda children: _Spliced(_flatten(children))
+        if splices:
+            return lambda children: _Spliced(_flatten(children))
+        return _Spliced
     name = rule.alias or origin
     method = getattr(builder, name, None) or (
         lambda children: builder.__default__(name, children, None)
     )
     if rule.options.expand1:
         return lambda children: children[0] if len(children) == 1 else method(_flatten(children))
-    return lambda children: method(_flatten(children))
+    if splices:
+        return lambda children: method(_flatten(children))
+    return method  # type: ignore[no-any-return]
 
 
 class FastParser:
