@@ -63,7 +63,7 @@ def _callback(rule: Any, builder: Any) -> Callable[[list[Any]], Any]:
         return lambda children: children[0] if len(children) == 1 else method(_flatten(children))
     if splices:
         return lambda children: method(_flatten(children))
-    return method  # type: ignore[no-any-return]
+    return method
 
 
 class FastParser:
