@@ -31,6 +31,7 @@ from pathlib import Path
 
 from tritonlint.conformance.corpus import QACase
 from tritonlint.conformance.run import REPO_MARK, Finding, ModelRecord
+from tritonlint.rules.messages import template_parts, template_pattern
 from tritonlint.server.prepare import scan_model, version_dirs
 from tritonlint.server.stubs import PLATFORM_NAMES
 
@@ -155,18 +156,6 @@ class Classified:
 
 # -- message matching -------------------------------------------------------------------------
 
-_PLACEHOLDER = re.compile(r"\{[^{}]*\}|\.\.\.")
-
-
-def template_fragments(template: str) -> list[str]:
-    """The fixed text between placeholders (``{name}`` and ``...``)."""
-    return [part for part in _PLACEHOLDER.split(template)]
-
-
-@cache
-def _template_pattern(template: str) -> re.Pattern[str]:
-    return re.compile(".*?".join(re.escape(part) for part in template_fragments(template)))
-
 
 def match_message(template: str | None, server_message: str) -> Match:
     """How a rule's predicted message matches; a rule may predict several, one per line."""
@@ -179,9 +168,9 @@ def match_message(template: str | None, server_message: str) -> Match:
 
 
 def _match_one(template: str, server_message: str) -> Match:
-    if _template_pattern(template).search(server_message):
+    if template_pattern(template).search(server_message):
         return Match.TEMPLATE
-    longest = max((part.strip() for part in template_fragments(template)), key=len, default="")
+    longest = max((part.strip() for part in template_parts(template)), key=len, default="")
     if len(longest) >= MIN_FRAGMENT and longest in server_message:
         return Match.FRAGMENT
     return Match.NONE

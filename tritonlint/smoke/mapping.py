@@ -21,13 +21,13 @@ from functools import cache
 from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic
+from tritonlint.rules.messages import template_parts, template_pattern
 from tritonlint.rules.registry import Rule, all_rules
 from tritonlint.span import Span
 
 #: Templates with less fixed text than this match too much to name a rule.
 MIN_FIXED_TEXT = 12
 
-_PLACEHOLDER = re.compile(r"\{[^{}\s]*\}|\.\.\.")
 _PARSE_POSITION = re.compile(r"Error parsing text-format [\w.]+: (\d+):(\d+): ")
 _QUOTED = re.compile(r"'([^'\s/]{2,})'|\"([^\"\s/]{2,})\"")
 
@@ -46,12 +46,10 @@ def templates() -> tuple[Template, ...]:
     found = []
     for rule in all_rules():
         for line in (rule.server_message or "").splitlines():
-            parts = _PLACEHOLDER.split(line)
-            fixed = sum(len(part.strip()) for part in parts)
+            fixed = sum(len(part.strip()) for part in template_parts(line))
             if fixed < MIN_FIXED_TEXT:
                 continue
-            pattern = re.compile(".*?".join(re.escape(part) for part in parts), re.DOTALL)
-            found.append(Template(rule, pattern, fixed))
+            found.append(Template(rule, template_pattern(line), fixed))
     return tuple(found)
 
 
