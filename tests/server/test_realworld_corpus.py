@@ -20,16 +20,13 @@ Nothing is cached between runs except the downloaded server and the compiled nat
 from __future__ import annotations
 
 import collections
-import os
-import shutil
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import NamedTuple
 
 import pytest
 
+from tritonlint.conformance.corpus import materialize
 from tritonlint.server import (
     LoadStatus,
     PythonPlaceholders,
@@ -45,31 +42,13 @@ CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus"
 TIME_BUDGET_S = 480.0
 
 
-def _writable_copy(source: Path, dest: Path) -> None:
-    """Copy the (possibly read-only) corpus so that materialize.py can add folders to it."""
-    shutil.copytree(source, dest, copy_function=shutil.copyfile)
-    for root, dirs, files in os.walk(dest):
-        for name in dirs:
-            Path(root, name).chmod(0o755)
-        for name in files:
-            Path(root, name).chmod(0o644)
-    dest.chmod(0o755)
-
-
 @pytest.fixture(scope="module")
 def realworld(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A materialized copy of the realworld corpus (version folders and placeholder files)."""
     corpus = CORPUS.resolve()
     if not (corpus / "realworld").is_dir() or not (corpus / "materialize.py").is_file():
         pytest.skip(f"no corpus at {corpus}")
-    work = tmp_path_factory.mktemp("corpus")
-    _writable_copy(corpus, work / "source")
-    subprocess.run(
-        [sys.executable, str(work / "source" / "materialize.py"), str(work / "materialized")],
-        check=True,
-        capture_output=True,
-    )
-    return work / "materialized" / "realworld"
+    return materialize(corpus, tmp_path_factory.mktemp("corpus")) / "realworld"
 
 
 def repository_groups(realworld: Path) -> list[Path]:
