@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from tritonlint.dependencies import composing_model_failures
 from tritonlint.diagnostics import Diagnostic, RelatedLocation, Severity
 from tritonlint.document import ConfigDocument
 from tritonlint.repository.model import ModelFolder, Repository, WalkProblem
-from tritonlint.repository.walker import iter_target_models, walk
+from tritonlint.repository.walker import Source, iter_target_models, plan, read
 from tritonlint.rules.context import ModelContext, RepositoryContext
 from tritonlint.rules.registry import Rule, all_rules, by_name
 from tritonlint.schema.releases import load_schema
@@ -137,26 +142,63 @@ def lint_paths(paths: Sequence[Path], options: LintOptions | None = None) -> Lin
 def _lint(paths: Sequence[Path], options: LintOptions) -> LintResult:
     schema = load_schema(options.triton_version)
     rules = all_rules()
-    repositories, unusable = walk(paths, schema)
+    sources, unusable = plan(paths)
     excluded = PathPatterns(options.exclude, options.root)
     found: list[Diagnostic] = list(_walk_diagnostics(unusable))
     checked: list[Path] = []
-    suppressions: list[FileSuppressions] = []
-    for repository in repositories:
-        _exclude_targets(repository, excluded)
-        found.extend(_repository_diagnostics(repository, rules))
-        for model in iter_target_models(repository):
-            loose = repository.root is None and model.config is not None
-            checked.append(model.config.path if loose and model.config else model.path)
-            if model.config is not None:
-                folder = None if repository.root is None else model.path
-                not_run = _rules_not_run(repository, ModelContext(repository, model), rules)
-                suppressions.append(read_suppressions(model.config, folder, not_run))
-    found = apply_suppressions(found, suppressions)
+    lint_one = partial(_lint_source, release=schema.release, options=options)
+    for source_found, source_checked in _map(lint_one, sources):
+        found.extend(source_found)
+        checked.extend(source_checked)
     reported = _filter(found, rules, options, excluded)
     unique = {d.model_dump_json(): d for d in reported}
     ordered = sorted(unique.values(), key=lambda d: d.sort_key)
     return LintResult(ordered, len(checked), schema.release, sorted(checked))
+
+
+def _lint_source(
+    source: Source, *, release: str, options: LintOptions
+) -> tuple[list[Diagnostic], list[Path]]:
+    """Read one repository (or loose file), run every rule, apply its suppressions."""
+    schema = load_schema(release)
+    rules = all_rules()
+    repository = read(source, schema)
+    _exclude_targets(repository, PathPatterns(options.exclude, options.root))
+    found = list(_repository_diagnostics(repository, rules))
+    checked: list[Path] = []
+    suppressions: list[FileSuppressions] = []
+    for model in iter_target_models(repository):
+        loose = repository.root is None and model.config is not None
+        checked.append(model.config.path if loose and model.config else model.path)
+        if model.config is not None:
+            folder = None if repository.root is None else model.path
+            not_run = _rules_not_run(repository, ModelContext(repository, model), rules)
+            suppressions.append(read_suppressions(model.config, folder, not_run))
+    return apply_suppressions(found, suppressions), checked
+
+
+#: Below this many repositories a run stays in one process: starting workers costs more.
+_PARALLEL_FROM = 16
+
+
+def _map(
+    work: Callable[[Source], tuple[list[Diagnostic], list[Path]]], sources: list[Source]
+) -> Iterable[tuple[list[Diagnostic], list[Path]]]:
+    """``work`` over the sources: in worker processes when there are many, else here.
+
+    Repositories are independent, so each is read and checked whole by one worker, which
+    returns only its findings. Workers are forked (cheap, and they inherit the loaded parser
+    and schemas); where forking is unsafe or unavailable, or ``TRITONLINT_JOBS=1``, the run
+    stays in this process.
+    """
+    jobs = int(os.environ.get("TRITONLINT_JOBS", "0") or 0) or (os.cpu_count() or 1)
+    forkable = "fork" in multiprocessing.get_all_start_methods()
+    if jobs < 2 or len(sources) < _PARALLEL_FROM or not forkable or threading.active_count() > 1:
+        return map(work, sources)
+    context = multiprocessing.get_context("fork")
+    chunk = max(1, len(sources) // (jobs * 16))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        return list(pool.map(work, sources, chunksize=chunk))
 
 
 def _rules_not_run(repository: Repository, model: ModelContext, rules: list[Rule]) -> list[str]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from tritonlint.document import load_config
@@ -157,10 +158,39 @@ def _standalone(path: Path, schema: Schema) -> Repository:
     return Repository(root=None, models=[model], targets={model.path})
 
 
+@dataclass(frozen=True)
+class Source:
+    """What to read: a repository root (all of it, or some target models), or a loose file."""
+
+    root: Path | None
+    #: The models asked about under ``root`` (None: the whole repository).
+    targets: frozenset[Path] | None = None
+    #: A config file that is not a model folder's config.pbtxt (``root`` is None).
+    file: Path | None = None
+
+
+def read(source: Source, schema: Schema) -> Repository:
+    """Read one source into a repository."""
+    if source.file is not None:
+        return _standalone(source.file, schema)
+    assert source.root is not None
+    targets = set(source.targets) if source.targets is not None else None
+    return _read_repository(source.root, schema, targets)
+
+
 def walk(paths: Sequence[Path], schema: Schema) -> tuple[list[Repository], list[WalkProblem]]:
     """Group the paths by repository and read each repository once.
 
     Returns the repositories and the problems with paths that could not be used at all.
+    """
+    sources, unusable = plan(paths)
+    return [read(source, schema) for source in sources], unusable
+
+
+def plan(paths: Sequence[Path]) -> tuple[list[Source], list[WalkProblem]]:
+    """Group the paths by repository, without reading any config yet.
+
+    Returns what to read and the problems with paths that could not be used at all.
     """
     roots: dict[Path, set[Path] | None] = {}
     standalone: list[Path] = []
@@ -182,11 +212,12 @@ def walk(paths: Sequence[Path], schema: Schema) -> tuple[list[Repository], list[
             _add_target(roots, path)
         else:
             roots[path] = None
-    repositories = []
-    for root, targets in roots.items():
-        repositories.append(_read_repository(root, schema, targets))
-    repositories.extend(_standalone(path, schema) for path in standalone)
-    return repositories, unusable
+    sources = [
+        Source(root, frozenset(targets) if targets is not None else None)
+        for root, targets in roots.items()
+    ]
+    sources.extend(Source(None, file=path) for path in standalone)
+    return sources, unusable
 
 
 def _add_target(roots: dict[Path, set[Path] | None], model: Path) -> None:
