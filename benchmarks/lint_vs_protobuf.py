@@ -9,7 +9,9 @@ to this checkout):
 * protobuf: ``google.protobuf.text_format.Parse(text, ModelConfig())`` on each file's text
   (already read into memory: the parse alone);
 * tritonlint: ``lint_paths`` on the same files - reading them, parsing, binding to the
-  schema, walking their model folders and running every rule.
+  schema, walking their model folders and running every rule - as the command runs it (the
+  repositories spread over worker processes, one per core), and again in this one process
+  alone (``TRITONLINT_JOBS=1``).
 
 Each is run ``--repeat`` times (default 5) and the best time is kept. The ratio printed is
 tritonlint's time over protobuf's: below 1.0 means the whole lint is faster than the parse.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import statistics
 import sys
 import time
@@ -70,6 +73,9 @@ def main() -> int:
     tritonlint_lint()  # build the parser tables once, as any long-running use would
     protobuf_best, protobuf_median = _best(protobuf_parse, args.repeat)
     lint_best, lint_median = _best(tritonlint_lint, args.repeat)
+    os.environ["TRITONLINT_JOBS"] = "1"
+    single_best, single_median = _best(tritonlint_lint, args.repeat)
+    del os.environ["TRITONLINT_JOBS"]
     print(f"files: {len(files)} config.pbtxt ({sum(map(len, texts)) / 1024:.0f} KiB)")
     print(f"schema: Triton {schema.release}; repeat {args.repeat}, best (median) of each")
     print(
@@ -80,7 +86,12 @@ def main() -> int:
         f"tritonlint lint (all rules):      {lint_best * 1000:8.1f} ms "
         f"({lint_median * 1000:.1f} ms)"
     )
+    print(
+        f"tritonlint lint, one process:     {single_best * 1000:8.1f} ms "
+        f"({single_median * 1000:.1f} ms)"
+    )
     print(f"ratio tritonlint / protobuf parse: {lint_best / protobuf_best:.2f}")
+    print(f"ratio, one process:                {single_best / protobuf_best:.2f}")
     return 0
 
 
