@@ -276,3 +276,34 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return stat[stat.rfind(")") + 2 :].split()[0] != "Z"
+
+
+def _broken_fixtures() -> list[str]:
+    return sorted(
+        line.split("`")[1]
+        for line in (BROKEN / "README.md").read_text().splitlines()
+        if line.startswith("| `")
+    )
+
+
+@pytest.mark.parametrize("fixture", _broken_fixtures())
+def test_every_broken_fixture_is_refused_with_its_message_in_its_model(
+    triton_install: TritonInstall, gpu: Callable[[bool], None], fixture: str
+) -> None:
+    repo = BROKEN / fixture
+    options = SmokeOptions(stub_missing_backends=True, gpus=False)
+    result = run_smoke(repo, options)
+    refused = [m for m in result.models if not m.status.loaded]
+    assert refused, f"{fixture}: every model loaded"
+    message = _readme_message(fixture, repo)
+    findings = [m.diagnostic for m in refused if m.diagnostic is not None]
+    matching = [f for f in findings if message in f.message]
+    assert matching, f"{fixture}: no finding quotes {message!r}"
+    row = next(
+        line
+        for line in (BROKEN / "README.md").read_text().splitlines()
+        if line.startswith(f"| `{fixture}` |")
+    )
+    model_folder = repo.resolve() / row.split(" | ")[2].strip("` ")
+    assert any(f.path == model_folder or model_folder in f.path.parents for f in matching)
+    assert_released(result)
