@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import pytest
 
-from tritonlint.conformance.corpus import materialize
+from tritonlint.conformance.corpus import materialize, realworld_repositories
 from tritonlint.server import (
     LoadStatus,
     PythonPlaceholders,
@@ -51,11 +51,6 @@ def realworld(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return materialize(corpus, tmp_path_factory.mktemp("corpus")) / "realworld"
 
 
-def repository_groups(realworld: Path) -> list[Path]:
-    """``realworld/<owner>__<repo>/<parent>/`` folders: each one a model repository."""
-    return sorted({config.parent.parent for config in realworld.glob("*/*/*/config.pbtxt")})
-
-
 class CorpusRun(NamedTuple):
     verdicts: dict[Path, dict[str, Verdict]]
     seconds: float
@@ -65,7 +60,7 @@ class CorpusRun(NamedTuple):
 def corpus_run(triton_install: TritonInstall, realworld: Path) -> CorpusRun:
     started = time.monotonic()
     verdicts = judge_repositories(
-        repository_groups(realworld),
+        [group.path for group in realworld_repositories(realworld.parent)],
         install=triton_install,
         python_placeholders=PythonPlaceholders.NATIVE,
         load_timeout=60.0,
