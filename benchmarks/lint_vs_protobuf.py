@@ -30,7 +30,7 @@ from pathlib import Path
 
 from google.protobuf import text_format
 
-from tritonlint.linter import lint_paths
+from tritonlint.engine import lint_paths
 from tritonlint.schema.releases import load_schema
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"

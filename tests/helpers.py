@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic, Severity
-from tritonlint.linter import LintOptions, LintResult, lint_paths
+from tritonlint.engine import LintOptions, LintResult, lint_paths
 
 Files = Mapping[str, str | bytes | None]
 

@@ -21,7 +21,7 @@ assert isinstance(CONFIG, str)
 
 JSON_KEYS = {
     "code", "name", "severity", "message", "path",
-    "line", "column", "end_line", "end_column", "related",
+    "line", "column", "end_line", "end_column", "related", "fixes",
 }  # fmt: skip
 
 
@@ -129,6 +129,7 @@ def test_json_output_keys_and_positions(workdir: Path, capsys: pytest.CaptureFix
         "end_line": 1,
         "end_column": 14,
         "related": [],
+        "fixes": [],
     }
     folder = by_code["TL212"]
     assert folder["path"] == "models/noversion"

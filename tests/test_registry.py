@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import re
 from pathlib import Path
 
@@ -10,9 +9,10 @@ import pytest
 
 from tritonlint.diagnostics import Severity
 from tritonlint.document import parse_config
-from tritonlint.linter import LintOptions
-from tritonlint.rules.registry import Rule, all_rules, by_code, by_name
+from tritonlint.engine import LintOptions
+from tritonlint.rules.registry import Rule, all_rules, by_code, by_name, by_stage
 from tritonlint.schema.releases import load_schema
+from tritonlint.stage_rules import StageRule
 
 PACKAGE = Path(__file__).resolve().parents[1] / "tritonlint"
 RULES = all_rules()
@@ -86,12 +86,12 @@ def test_rule_is_found_by_code_and_name(rule: Rule) -> None:
 
 def test_unknown_code_and_name() -> None:
     assert by_code("TL999") is None
-    with pytest.raises(KeyError):
-        by_name("no-such-rule")
+    assert by_name("no-such-rule") is None
 
 
 def test_select_and_ignore_match_codes_prefixes_and_names() -> None:
-    rule = by_name("name-mismatch")
+    rule = by_code("TL201")
+    assert rule is not None
     assert LintOptions().enabled(rule)
     assert LintOptions(select=("TL2",)).enabled(rule)
     assert LintOptions(select=("tl201",)).enabled(rule)
@@ -101,44 +101,22 @@ def test_select_and_ignore_match_codes_prefixes_and_names() -> None:
     assert not LintOptions(select=("TL2",), ignore=("TL201",)).enabled(rule)
 
 
-# --- Rule names reported by the pipeline stages ---------------------------------------------
+# --- Rules reported by the pipeline stages ----------------------------------------------------
 
 
-def _rule_names_in(source: Path) -> set[str]:
-    """String literals a module passes as a rule name to the problem constructors it uses."""
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
-        if not isinstance(node, ast.Call):
-            continue
-        for keyword in node.keywords:
-            if keyword.arg == "rule" and isinstance(keyword.value, ast.Constant):
-                names.add(keyword.value.value)
-        function = node.func
-        if isinstance(function, ast.Attribute):
-            called = function.attr
-        else:
-            called = getattr(function, "id", "")
-        position = {"report": 0, "FileProblem": 0, "_unreadable": 1}.get(called)
-        if position is not None and len(node.args) > position:
-            argument = node.args[position]
-            if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
-                names.add(argument.value)
-    return names
+@pytest.mark.parametrize("stage_rule", list(StageRule), ids=lambda r: r.value)
+def test_every_stage_rule_is_declared_in_a_declaring_pack(stage_rule: StageRule) -> None:
+    rule = by_stage(stage_rule)
+    assert rule.name == stage_rule.value
+    assert rule.pack in DECLARED_PACKS or rule.code in PIPELINE_RULES
+    assert rule.check is None and rule.repository_check is None
 
 
-@pytest.mark.parametrize("module", ["repository/walker.py", "document.py", "schema/binder.py"])
-def test_every_rule_name_a_stage_reports_is_declared(module: str) -> None:
-    names = _rule_names_in(PACKAGE / module)
-    assert names, f"no rule name found in {module}"
-    missing = sorted(name for name in names if name not in {r.name for r in RULES})
-    assert missing == []
-
-
-def test_stage_rule_names_found_include_the_expected_ones() -> None:
-    found = set().union(
-        *(_rule_names_in(PACKAGE / m) for m in ("repository/walker.py", "document.py"))
-    )
-    assert {"symlink-loop", "unreadable-path", "binary-file", "not-utf8", "file-too-large"} <= found
+def test_every_declared_rule_is_a_stage_rule() -> None:
+    declared = {
+        r.name for r in RULES if r.check is None and r.repository_check is None
+    }
+    assert declared == {member.value for member in StageRule}
 
 
 def test_every_problem_of_broken_configs_names_a_declared_rule() -> None:
@@ -164,8 +142,7 @@ def test_every_problem_of_broken_configs_names_a_declared_rule() -> None:
         document = parse_config(Path("config.pbtxt"), data, schema)
         assert document.problems, data
         rules.update(problem.rule for problem in document.problems)
-    declared = {r.name for r in RULES}
-    assert rules <= declared, rules - declared
+    assert all(isinstance(rule, StageRule) for rule in rules)
     assert len(rules) >= 14
 
 

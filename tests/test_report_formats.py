@@ -364,8 +364,8 @@ def test_json_is_unchanged_by_the_new_options(
     findings = json.loads(run(["models", "--format", "json"], capsys)[1])
     assert {tuple(sorted(f)) for f in findings} == {
         (
-            "code", "column", "end_column", "end_line", "line", "message", "name", "path",
-            "related", "severity",
+            "code", "column", "end_column", "end_line", "fixes", "line", "message", "name",
+            "path", "related", "severity",
         )
     }  # fmt: skip
 

@@ -9,7 +9,7 @@ import pytest
 from helpers import ONNX_MODEL, codes_at, lint, make_tree, model, only
 
 from tritonlint.cli import main
-from tritonlint.linter import LintResult
+from tritonlint.engine import LintResult
 
 CONFIG = ONNX_MODEL["config.pbtxt"]
 assert isinstance(CONFIG, str)

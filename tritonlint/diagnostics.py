@@ -1,11 +1,10 @@
-"""What every stage reports: diagnostics with a code, a severity and a place."""
+"""What every stage reports: diagnostics with a code, a severity, a place and fixes."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
-
-from pydantic import BaseModel, ConfigDict
 
 from tritonlint.span import Span
 
@@ -20,20 +19,44 @@ class Severity(str, Enum):
         return {"error": 2, "warning": 1, "info": 0}[self.value]
 
 
-class RelatedLocation(BaseModel):
-    """Another place that explains a finding (the composing model's input, the first duplicate)."""
+class Applicability(str, Enum):
+    """Whether a fix may be applied without a person looking at it."""
 
-    model_config = ConfigDict(frozen=True)
+    #: The edit keeps the meaning the author evidently intended (e.g. a folder's own name).
+    SAFE = "safe"
+    #: The edit is a guess a person should confirm (e.g. the closest valid field name).
+    UNSAFE = "unsafe"
+
+
+@dataclass(frozen=True, slots=True)
+class TextEdit:
+    """Replace the text at ``span`` (offsets into the decoded file) with ``new_text``."""
+
+    span: Span
+    new_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """Edits of the finding's own file that resolve it, with a title for a code action."""
+
+    title: str
+    edits: tuple[TextEdit, ...]
+    applicability: Applicability = Applicability.UNSAFE
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RelatedLocation:
+    """Another place that explains a finding (the composing model's input, the first duplicate)."""
 
     path: Path
     span: Span | None = None
     message: str
 
 
-class Diagnostic(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
     """One finding about one file or folder."""
-
-    model_config = ConfigDict(frozen=True)
 
     code: str
     name: str
@@ -42,9 +65,13 @@ class Diagnostic(BaseModel):
     path: Path
     span: Span | None = None
     related: tuple[RelatedLocation, ...] = ()
+    fixes: tuple[Fix, ...] = ()
 
     @property
-    def sort_key(self) -> tuple[str, int, int, str]:
+    def sort_key(self) -> tuple[str, int, int, str, str]:
         line = self.span.line if self.span else 0
         column = self.span.column if self.span else 0
-        return (str(self.path), line, column, self.code)
+        return (str(self.path), line, column, self.code, self.message)
+
+    def with_severity(self, severity: Severity) -> Diagnostic:
+        return self if severity is self.severity else replace(self, severity=severity)

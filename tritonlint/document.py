@@ -13,8 +13,10 @@ from pathlib import Path
 from google.protobuf.message import Message
 
 from tritonlint.schema.binder import BoundConfig, bind
+from tritonlint.schema.doubts import Doubts
 from tritonlint.schema.releases import Schema, load_schema
 from tritonlint.span import Span
+from tritonlint.stage_rules import StageRule
 from tritonlint.syntax.parser import ParseResult, parse
 
 #: Larger files are not parsed: no real config comes near this size.
@@ -25,7 +27,7 @@ MAX_CONFIG_BYTES = 8 * 1024 * 1024
 class FileProblem:
     """A problem with the file as a whole, or one found while parsing and binding it."""
 
-    rule: str
+    rule: StageRule
     message: str
     span: Span | None = None
     related: tuple[tuple[Span, str], ...] = ()
@@ -39,6 +41,16 @@ class ConfigDocument:
     bound: BoundConfig | None = None
     problems: list[FileProblem] = field(default_factory=list)
     _newest: Message | None = None
+
+    @property
+    def has_syntax_errors(self) -> bool:
+        """Whether the parser had to recover (the tree is a guess where it did)."""
+        return self.syntax is None or bool(self.syntax.problems)
+
+    @property
+    def doubts(self) -> Doubts:
+        """The fields the binder left a value out of."""
+        return self.bound.doubts if self.bound is not None else Doubts()
 
     @property
     def config(self) -> Message | None:
@@ -68,19 +80,21 @@ def load_config(path: Path, schema: Schema) -> ConfigDocument:
         status = path.stat()
         if not stat.S_ISREG(status.st_mode):
             return _unreadable(
-                path, "unreadable-path", "not a regular file (a pipe, socket or device?)"
+                path, StageRule.UNREADABLE_PATH, "not a regular file (a pipe, socket or device?)"
             )
         size = status.st_size
         if size > MAX_CONFIG_BYTES:
             return _unreadable(
                 path,
-                "file-too-large",
+                StageRule.FILE_TOO_LARGE,
                 f"{size / (1024 * 1024):.1f} MiB is far larger than any model configuration; "
                 f"not parsed (the limit is {MAX_CONFIG_BYTES // (1024 * 1024)} MiB)",
             )
         data = path.read_bytes()
     except OSError as error:
-        return _unreadable(path, "unreadable-path", f"cannot read this file: {error.strerror}")
+        return _unreadable(
+            path, StageRule.UNREADABLE_PATH, f"cannot read this file: {error.strerror}"
+        )
     return parse_config(path, data, schema)
 
 
@@ -107,7 +121,7 @@ def parse_config(path: Path, data: bytes | str, schema: Schema) -> ConfigDocumen
 def _decode(path: Path, data: bytes) -> str | FileProblem:
     if b"\0" in data[:8192]:
         return FileProblem(
-            "binary-file",
+            StageRule.BINARY_FILE,
             "this is a binary file, not a text-format model configuration"
             + (" (a serialized protobuf?)" if path.suffix in (".pb", ".pbtxt") else ""),
         )
@@ -121,11 +135,11 @@ def _decode(path: Path, data: bytes) -> str | FileProblem:
         offset = len(before.decode("utf-8", errors="replace"))
         span = Span(line, column, line, column + 1, offset, offset + 1)
         return FileProblem(
-            "not-utf8",
+            StageRule.NOT_UTF8,
             f"byte 0x{data[error.start]:02x} is not valid UTF-8; save the file as UTF-8",
             span,
         )
 
 
-def _unreadable(path: Path, rule: str, message: str) -> ConfigDocument:
+def _unreadable(path: Path, rule: StageRule, message: str) -> ConfigDocument:
     return ConfigDocument(path, None, problems=[FileProblem(rule, message)])

@@ -26,9 +26,10 @@ from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.document import ConfigDocument
-from tritonlint.rules.registry import Rule, all_rules, by_name
+from tritonlint.rules.registry import Rule, all_rules, by_stage
 from tritonlint.settings import rule_matches
 from tritonlint.span import Span
+from tritonlint.stage_rules import StageRule
 
 #: ``tritonlint: disable=...`` or ``disable-file=...`` anywhere in a comment.
 _DIRECTIVE = re.compile(
@@ -37,7 +38,6 @@ _DIRECTIVE = re.compile(
 )
 #: A comment that means to talk to tritonlint (``# tritonlint: ...``), understood or not.
 _ADDRESSED = re.compile(r"#+\s*tritonlint\s*:", re.IGNORECASE)
-_UNUSED = "unused-suppression"
 
 
 @dataclass
@@ -70,7 +70,8 @@ class Directive:
 class FileSuppressions:
     """The suppression comments of one config file."""
 
-    document: ConfigDocument
+    #: The config file.
+    path: Path
     #: The model folder whose folder findings ``disable-file`` covers (None: a loose file).
     model_folder: Path | None
     directives: list[Directive] = field(default_factory=list)
@@ -84,7 +85,7 @@ def read_suppressions(
     document: ConfigDocument, model_folder: Path | None = None, not_run: Iterable[str] = ()
 ) -> FileSuppressions:
     """The suppression comments of a parsed config file."""
-    found = FileSuppressions(document, model_folder, not_run=frozenset(not_run))
+    found = FileSuppressions(document.path, model_folder, not_run=frozenset(not_run))
     syntax = document.syntax
     if syntax is None or document.text is None:
         return found
@@ -123,7 +124,10 @@ def apply_suppressions(
     suppression (or code of one) that covered nothing."""
     # Only files with directives can suppress anything: most have none.
     active = [f for f in files if f.directives]
-    by_path = {f.document.path: f for f in active}
+    for file in active:
+        for directive in file.directives:
+            directive.used.clear()
+    by_path = {f.path: f for f in active}
     by_folder = {f.model_folder: f for f in active if f.model_folder is not None}
     kept: list[Diagnostic] = []
     for diagnostic in diagnostics:
@@ -147,9 +151,7 @@ def apply_suppressions(
 
 def _suppress(diagnostic: Diagnostic, file: FileSuppressions) -> bool:
     """Whether a directive of ``file`` covers ``diagnostic``; marks the codes that do."""
-    on_line = (
-        diagnostic.span.line if diagnostic.path == file.document.path and diagnostic.span else None
-    )
+    on_line = diagnostic.span.line if diagnostic.path == file.path and diagnostic.span else None
     suppressed = False
     for directive in file.directives:
         if directive.kind == "disable" and (on_line is None or directive.line != on_line):
@@ -162,9 +164,9 @@ def _suppress(diagnostic: Diagnostic, file: FileSuppressions) -> bool:
 
 
 def _unused(file: FileSuppressions) -> Iterable[Diagnostic]:
-    rule = by_name(_UNUSED)
+    rule = by_stage(StageRule.UNUSED_SUPPRESSION)
     rules = all_rules()
-    path = file.document.path
+    path = file.path
     # A suppression of TL020 itself in the file keeps every unused one quiet.
     file_wide = [d for d in file.directives if d.kind == "disable-file"]
     for span, text in file.malformed:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Files, codes, lint, locate, only, position
+from helpers import Files, codes, codes_at, lint, locate, only, position
 
 from tritonlint.diagnostics import Severity
 
@@ -118,7 +118,43 @@ def test_schema_warnings_alone_do_not_stop_content_rules(repo: Repo) -> None:
     assert sorted(codes(lint(root))) == ["TL108", "TL201"]
 
 
-def test_schema_errors_keep_content_rules_quiet(repo: Repo) -> None:
-    text = 'name: "other"\n' + HEAD + IO.replace("TYPE_FP32", "TYPE_FLOAT32", 1)
+def test_schema_errors_do_not_hide_the_other_findings(repo: Repo) -> None:
+    # A typo in one input, a negative max_batch_size and a zero output dimension: all at once.
+    text = (
+        HEAD
+        + "max_batch_size: -1\n"
+        + 'input [ { name: "I" data_type: TYPE_FP32 dim: [ 3 ] } ]\n'
+        + 'output [ { name: "O" data_type: TYPE_FP32 dims: [ 0 ] } ]\n'
+    )
     root = repo({"m/config.pbtxt": text, "m/1/model.onnx": b""})
-    assert codes(lint(root)) == ["TL105"]
+    assert codes_at(lint(root)) == [("TL501", 2, 17), ("TL101", 3, 42), ("TL404", 4, 51)]
+
+
+@pytest.mark.parametrize(
+    ("mistake", "expected", "echo"),
+    [
+        # "no dims" would only repeat that `dim` is not a field.
+        ('input [ { name: "I" data_type: TYPE_FP32 dim: [ 16 ] } ]', ("TL101", 1, 42), "TL403"),
+        # "no data_type" would only repeat that TYPE_FLOAT is not a data type.
+        ('input [ { name: "I" data_type: TYPE_FLOAT dims: [ 16 ] } ]', ("TL105", 1, 32), "TL402"),
+        # "dynamic batching without max_batch_size" would only repeat the wrong value.
+        ('max_batch_size: "8"\ndynamic_batching { }', ("TL103", 1, 17), "TL506"),
+    ],
+)
+def test_a_finding_that_echoes_a_binding_problem_is_not_reported(
+    repo: Repo, mistake: str, expected: tuple[str, int, int], echo: str
+) -> None:
+    inputs = "" if mistake.startswith("input") else IO.split("\n")[0] + "\n"
+    text = mistake + "\n" + inputs + IO.split("\n")[1] + "\n" + HEAD
+    root = repo({"m/config.pbtxt": text, "m/1/model.onnx": b""})
+    found = codes_at(lint(root))
+    assert expected in found
+    assert echo not in [code for code, _, _ in found]
+    assert [code for code, _, _ in found if code.startswith("TL1")] == [expected[0]]
+
+
+def test_a_name_that_is_not_a_field_of_any_kind_doubts_only_unset_fields(repo: Repo) -> None:
+    # `colour` means nothing; the fields that are set are still judged (TL201: the name).
+    text = 'name: "other"\ncolour: "red"\n' + HEAD + IO
+    root = repo({"m/config.pbtxt": text, "m/1/model.onnx": b""})
+    assert codes_at(lint(root)) == [("TL201", 1, 7), ("TL101", 2, 1)]

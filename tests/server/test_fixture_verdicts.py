@@ -99,7 +99,7 @@ def test_server_refuses_the_broken_model(
 
 @pytest.fixture(scope="module")
 def lint() -> Callable[[Sequence[Path]], Any]:
-    from tritonlint.linter import lint_paths
+    from tritonlint.engine import lint_paths
 
     return lint_paths
 

@@ -92,7 +92,7 @@ def test_server_judges_every_model(corpus_run: CorpusRun, realworld: Path) -> No
 
 
 def test_linter_reports_no_error_for_models_the_server_loads(corpus_run: CorpusRun) -> None:
-    from tritonlint.linter import lint_paths
+    from tritonlint.engine import lint_paths
     from tritonlint.rules.registry import all_rules
 
     # Backend checks cannot be confirmed here: every backend but python is a stand-in, and

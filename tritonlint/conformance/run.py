@@ -108,7 +108,7 @@ def lint_repositories(
     repositories: list[CorpusRepository], triton_version: str | None = None
 ) -> dict[str, dict[str, list[Finding]]]:
     """Lint each repository as a whole (default options but the release); findings by model."""
-    from tritonlint.linter import LintOptions, lint_paths
+    from tritonlint.engine import LintOptions, lint_paths
 
     options = LintOptions(triton_version=triton_version)
     result: dict[str, dict[str, list[Finding]]] = {}

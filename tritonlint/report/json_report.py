@@ -33,6 +33,16 @@ def to_json_object(diagnostic: Diagnostic) -> dict[str, Any]:
             {"path": display_path(r.path), "message": r.message, **_position(r.span)}
             for r in diagnostic.related
         ],
+        "fixes": [
+            {
+                "title": fix.title,
+                "applicability": fix.applicability.value,
+                "edits": [
+                    {"new_text": edit.new_text, **_position(edit.span)} for edit in fix.edits
+                ],
+            }
+            for fix in diagnostic.fixes
+        ],
     }
 
 

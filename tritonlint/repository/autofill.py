@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from tritonlint.repository.graph import ENSEMBLE
 from tritonlint.repository.model import ModelFolder
 
-ENSEMBLE = "ensemble"
+__all__ = ["ENSEMBLE", "KNOWN_BACKENDS", "PLATFORMS", "PLATFORM_BACKENDS", "Completed", "complete"]
 
 #: platform → (backend, default model file name)
 PLATFORMS: dict[str, tuple[str, str]] = {

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict
-
 from tritonlint.document import ConfigDocument
+from tritonlint.repository.graph import DependencyGraph, ModelEdges, edges_of
+from tritonlint.stage_rules import StageRule
 
 #: Subfolders of a model folder that Triton never reads as versions.
 RESERVED_FOLDERS = frozenset({"warmup", "initial_state", "configs"})
@@ -53,19 +55,17 @@ def classify_version(name: str) -> tuple[VersionStatus, int | None]:
     return VersionStatus.VALID, number
 
 
-class Entry(BaseModel):
+@dataclass(frozen=True, slots=True)
+class Entry:
     """A file or folder inside a model or version folder."""
-
-    model_config = ConfigDict(frozen=True)
 
     name: str
     is_dir: bool
     size: int | None = None
 
 
-class VersionFolder(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
+@dataclass(frozen=True, slots=True)
+class VersionFolder:
     name: str
     path: Path
     status: VersionStatus
@@ -76,16 +76,28 @@ class VersionFolder(BaseModel):
         return next((e for e in self.entries if e.name == name), None)
 
 
-class ModelFolder(BaseModel):
-    model_config = ConfigDict(arbitrary_types_allowed=True)
+#: Reads a model's config.pbtxt (from disk, or an editor's unsaved text) when first needed.
+ConfigLoader = Callable[[], ConfigDocument]
 
+
+@dataclass(eq=False, slots=True)
+class ModelFolder:
     name: str
     path: Path
     #: Every entry of the model folder itself.
     entries: tuple[Entry, ...] = ()
     #: Every subfolder, in the byte order tritonserver sorts them (reserved ones included).
     subfolders: tuple[VersionFolder, ...] = ()
-    config: ConfigDocument | None = None
+    #: How to read the config; None when the folder has no config.pbtxt.
+    loader: ConfigLoader | None = None
+    _config: ConfigDocument | None = field(default=None, repr=False)
+
+    @property
+    def config(self) -> ConfigDocument | None:
+        """The parsed config.pbtxt, read on first use (None when there is none)."""
+        if self._config is None and self.loader is not None:
+            self._config = self.loader()
+        return self._config
 
     @property
     def config_path(self) -> Path:
@@ -103,32 +115,49 @@ class ModelFolder(BaseModel):
         return next((e for e in self.entries if e.name == name), None)
 
 
-class WalkProblem(BaseModel):
+@dataclass(frozen=True, slots=True)
+class WalkProblem:
     """Something on disk that could not be read as part of a repository."""
 
-    model_config = ConfigDict(frozen=True)
-
-    rule: str
+    rule: StageRule
     message: str
     path: Path
 
 
-class Repository(BaseModel):
-    model_config = ConfigDict(arbitrary_types_allowed=True)
-
+@dataclass(eq=False)
+class Repository:
     #: The folder whose subfolders are models; None for loose config files.
     root: Path | None
-    models: list[ModelFolder] = []
+    #: Every model, by name (the folder's name), in byte order of the names.
+    by_name: dict[str, ModelFolder] = field(default_factory=dict)
     #: Folders at the root that tritonserver would also poll as models but that are hidden.
-    hidden_folders: list[Path] = []
-    problems: list[WalkProblem] = []
+    hidden_folders: list[Path] = field(default_factory=list)
+    problems: list[WalkProblem] = field(default_factory=list)
     #: Models the user asked about; the others are only context (e.g. for ensembles).
-    targets: set[Path] = set()
+    targets: set[Path] = field(default_factory=set)
     #: True when the whole repository was asked for, not some of its models.
     whole: bool = False
+    #: Names of every folder at the root, models or not (an ensemble may name any of them).
+    folder_names: frozenset[str] = frozenset()
+    #: Which model uses which (ensemble steps, shared rate-limiter resources).
+    graph: DependencyGraph = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.graph = DependencyGraph(self._edges_of)
+
+    def _edges_of(self, name: str) -> ModelEdges | None:
+        model = self.by_name.get(name)
+        return edges_of(model) if model is not None else None
+
+    @property
+    def models(self) -> list[ModelFolder]:
+        return list(self.by_name.values())
 
     def model(self, name: str) -> ModelFolder | None:
-        return next((m for m in self.models if m.name == name), None)
+        return self.by_name.get(name)
 
     def is_target(self, model: ModelFolder) -> bool:
         return model.path in self.targets
+
+    def target_models(self) -> Iterator[ModelFolder]:
+        return (m for m in self.by_name.values() if m.path in self.targets)

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tritonlint.document import load_config
 from tritonlint.repository.model import (
+    ConfigLoader,
     Entry,
     ModelFolder,
     Repository,
@@ -23,7 +23,7 @@ from tritonlint.repository.model import (
     WalkProblem,
     classify_version,
 )
-from tritonlint.schema.releases import Schema
+from tritonlint.stage_rules import StageRule
 
 CONFIG_NAME = "config.pbtxt"
 
@@ -34,14 +34,16 @@ def _stat_problem(path: Path) -> WalkProblem | None:
     except OSError as error:
         if error.errno == errno.ELOOP:
             return WalkProblem(
-                rule="symlink-loop",
+                rule=StageRule.SYMLINK_LOOP,
                 message="this is a symbolic link that points back to itself (a loop)",
                 path=path,
             )
         if error.errno == errno.ENOENT:
-            return WalkProblem(rule="unreadable-path", message="no such file or folder", path=path)
+            return WalkProblem(
+                rule=StageRule.UNREADABLE_PATH, message="no such file or folder", path=path
+            )
         return WalkProblem(
-            rule="unreadable-path", message=f"cannot read: {error.strerror}", path=path
+            rule=StageRule.UNREADABLE_PATH, message=f"cannot read: {error.strerror}", path=path
         )
     return None
 
@@ -54,7 +56,7 @@ def _list(folder: Path, problems: list[WalkProblem]) -> list[Entry]:
     except OSError as error:
         problems.append(
             WalkProblem(
-                rule="unreadable-path",
+                rule=StageRule.UNREADABLE_PATH,
                 message=f"cannot list this folder: {error.strerror}",
                 path=folder,
             )
@@ -71,7 +73,9 @@ def _list(folder: Path, problems: list[WalkProblem]) -> list[Entry]:
                 problems.append(problem)
             elif error.errno != errno.ENOENT:
                 problems.append(
-                    WalkProblem(rule="unreadable-path", message=str(error), path=Path(item.path))
+                    WalkProblem(
+                        rule=StageRule.UNREADABLE_PATH, message=str(error), path=Path(item.path)
+                    )
                 )
             continue
         entries.append(Entry(name=item.name, is_dir=is_dir, size=size))
@@ -88,7 +92,12 @@ def _looks_like_model(folder: Path, entries: list[Entry]) -> bool:
     return not any((folder / e.name / CONFIG_NAME).is_file() for e in subfolders)
 
 
-def read_model(folder: Path, schema: Schema, problems: list[WalkProblem]) -> ModelFolder:
+#: Makes the loader of a config file: the engine reads it from disk or from an editor's text.
+LoaderFactory = Callable[[Path], ConfigLoader]
+
+
+def read_model(folder: Path, load: LoaderFactory, problems: list[WalkProblem]) -> ModelFolder:
+    """A model folder: its entries and subfolders now, its config when first asked for."""
     entries = _list(folder, problems)
     subfolders = []
     for entry in entries:
@@ -106,56 +115,61 @@ def read_model(folder: Path, schema: Schema, problems: list[WalkProblem]) -> Mod
             )
         )
     config_entry = next((e for e in entries if e.name == CONFIG_NAME), None)
-    config = None
+    loader = None
     if config_entry is not None:
         if config_entry.is_dir:
             problems.append(
                 WalkProblem(
-                    rule="unreadable-path",
+                    rule=StageRule.UNREADABLE_PATH,
                     message="config.pbtxt is a folder, not a file",
                     path=folder / CONFIG_NAME,
                 )
             )
         else:
-            config = load_config(folder / CONFIG_NAME, schema)
+            loader = load(folder / CONFIG_NAME)
     return ModelFolder(
         name=folder.name,
         path=folder,
         entries=tuple(entries),
         subfolders=tuple(subfolders),
-        config=config,
+        loader=loader,
     )
 
 
-def _read_repository(root: Path, schema: Schema, targets: set[Path] | None) -> Repository:
-    """Read every model under ``root``; with ``targets``, the others only if they have a config."""
+def read_repository(
+    root: Path, load: LoaderFactory, targets: frozenset[Path] | None = None
+) -> Repository:
+    """Every model under ``root``; with ``targets``, the others only if they have a config."""
     problems: list[WalkProblem] = []
-    models: list[ModelFolder] = []
+    models: dict[str, ModelFolder] = {}
     hidden: list[Path] = []
+    folders: list[str] = []
     for entry in _list(root, problems):
         if not entry.is_dir:
             continue
+        folders.append(entry.name)
         folder = root / entry.name
         if entry.name.startswith("."):
             hidden.append(folder)
             continue
         if targets is not None and folder not in targets and not (folder / CONFIG_NAME).is_file():
             continue
-        models.append(read_model(folder, schema, problems))
+        models[entry.name] = read_model(folder, load, problems)
     return Repository(
         root=root,
-        models=models,
+        by_name=models,
         hidden_folders=hidden,
         problems=problems,
-        targets=targets if targets is not None else {m.path for m in models},
+        targets=set(targets) if targets is not None else {m.path for m in models.values()},
         whole=targets is None,
+        folder_names=frozenset(folders),
     )
 
 
-def _standalone(path: Path, schema: Schema) -> Repository:
+def read_loose_file(path: Path, load: LoaderFactory) -> Repository:
     """A config file that is not a model folder's config.pbtxt: checked on its own."""
-    model = ModelFolder(name=path.parent.name, path=path.parent, config=load_config(path, schema))
-    return Repository(root=None, models=[model], targets={model.path})
+    model = ModelFolder(name=path.parent.name, path=path.parent, loader=load(path))
+    return Repository(root=None, by_name={model.name: model}, targets={model.path})
 
 
 @dataclass(frozen=True)
@@ -167,24 +181,6 @@ class Source:
     targets: frozenset[Path] | None = None
     #: A config file that is not a model folder's config.pbtxt (``root`` is None).
     file: Path | None = None
-
-
-def read(source: Source, schema: Schema) -> Repository:
-    """Read one source into a repository."""
-    if source.file is not None:
-        return _standalone(source.file, schema)
-    assert source.root is not None
-    targets = set(source.targets) if source.targets is not None else None
-    return _read_repository(source.root, schema, targets)
-
-
-def walk(paths: Sequence[Path], schema: Schema) -> tuple[list[Repository], list[WalkProblem]]:
-    """Group the paths by repository and read each repository once.
-
-    Returns the repositories and the problems with paths that could not be used at all.
-    """
-    sources, unusable = plan(paths)
-    return [read(source, schema) for source in sources], unusable
 
 
 def plan(paths: Sequence[Path]) -> tuple[list[Source], list[WalkProblem]]:
@@ -228,7 +224,3 @@ def _add_target(roots: dict[Path, set[Path] | None], model: Path) -> None:
     targets = roots[root]
     assert targets is not None
     targets.add(model)
-
-
-def iter_target_models(repository: Repository) -> Iterable[ModelFolder]:
-    return (m for m in repository.models if repository.is_target(m))

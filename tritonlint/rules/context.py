@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tritonlint.diagnostics import RelatedLocation
+from tritonlint.diagnostics import Fix, RelatedLocation, Severity
 from tritonlint.repository.autofill import Completed, complete
+from tritonlint.repository.graph import DependencyGraph
 from tritonlint.repository.model import ModelFolder, Repository
-from tritonlint.rules.registry import Finding
+from tritonlint.rules.reads import DoubtfulRead, ReadLog, TrackedMessage
+from tritonlint.rules.registry import Finding, by_stage
 from tritonlint.schema.source_map import Path as FieldPath
 from tritonlint.span import Span
 
@@ -28,6 +29,11 @@ class RepositoryContext:
 class ModelContext:
     repository: Repository
     model: ModelFolder
+    #: Shared by every context a check looks through (its model's and the models it runs).
+    log: ReadLog = field(default_factory=ReadLog)
+    _completed: tuple[Completed, tuple[DoubtfulRead, ...]] | None = field(
+        default=None, init=False, repr=False
+    )
 
     @property
     def in_repository(self) -> bool:
@@ -35,30 +41,43 @@ class ModelContext:
         return self.repository.root is not None
 
     @property
-    def config(self) -> Any | None:
-        """The bound ModelConfig when the file parsed without errors, else None.
+    def graph(self) -> DependencyGraph:
+        return self.repository.graph
 
-        Checks of a config's content skip a config with syntax or schema errors: its meaning
-        is uncertain, and those errors are reported already.
+    @property
+    def config(self) -> Any | None:
+        """The bound ModelConfig, or None when there is none or it has syntax errors.
+
+        Checks of a config's content skip a config with syntax errors: where the parser had
+        to guess, its meaning is uncertain, and those errors are reported already. A config
+        with schema problems is read through a :class:`TrackedMessage`, so that a finding
+        that rests on a value the binder left out is not reported.
         """
         document = self.model.config
-        if document is None or document.config is None or self.has_config_errors:
+        if document is None or document.config is None or document.has_syntax_errors:
             return None
+        if document.doubts:
+            return TrackedMessage(document.config, (), document.doubts, self.log.reader(document))
         return document.config
 
-    @cached_property
+    @property
     def has_config_errors(self) -> bool:
-        from tritonlint.diagnostics import Severity
-        from tritonlint.rules.registry import by_name
-
+        """Whether the config has problems of error severity (syntax or schema)."""
         document = self.model.config
         if document is None:
             return False
-        return any(by_name(p.rule).severity is Severity.ERROR for p in document.problems)
+        return any(by_stage(p.rule).severity is Severity.ERROR for p in document.problems)
 
-    @cached_property
+    @property
     def completed(self) -> Completed:
-        return complete(self.model, self.config)
+        """The platform, backend and model file name the server completes (read once)."""
+        if self._completed is None:
+            before = len(self.log.reads)
+            value = complete(self.model, self.config)
+            self._completed = (value, tuple(self.log.reads[before:]))
+        value, reads = self._completed
+        self.log.reads.extend(reads)
+        return value
 
     @property
     def name(self) -> str:
@@ -96,16 +115,18 @@ class ModelContext:
         message: str,
         part: str = "value",
         related: tuple[RelatedLocation, ...] = (),
+        fixes: tuple[Fix, ...] = (),
     ) -> Finding:
         """A finding at a field of this model's config."""
-        return Finding(message, self.config_path, self.span(path, part), related)
+        return Finding(message, self.config_path, self.span(path, part), related, fixes, path)
 
     def about(self, path: Path, message: str) -> Finding:
         """A finding about a file or folder as a whole."""
         return Finding(message, path)
 
     def context_for(self, other: ModelFolder) -> ModelContext:
-        return ModelContext(self.repository, other)
+        """The context of another model, read within the same check (sharing its read log)."""
+        return ModelContext(self.repository, other, self.log)
 
     def related_at(self, path: FieldPath, message: str, part: str = "value") -> RelatedLocation:
         return RelatedLocation(path=self.config_path, span=self.span(path, part), message=message)

@@ -13,6 +13,7 @@ from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import Finding, declare, rule
 from tritonlint.schema.binder import enum_type, message_type
 from tritonlint.schema.releases import load_schema
+from tritonlint.stage_rules import StageRule
 
 
 def _ensemble(ctx: ModelContext) -> Any | None:
@@ -270,7 +271,7 @@ def ensemble_unknown_model(ctx: ModelContext) -> Iterator[Finding]:
     if root is None:
         return
     for index, step in enumerate(_steps(ctx)):
-        if step.model_name and not (root / step.model_name).is_dir():
+        if step.model_name and step.model_name not in ctx.repository.folder_names:
             yield ctx.at(
                 (*_STEP, index, "model_name"),
                 f"ensemble {ctx.name} contains models that are not available or ambiguous: "
@@ -803,7 +804,7 @@ def ensemble_version_not_served(ctx: ModelContext) -> Iterator[Finding]:
             continue
         other = ctx.context_for(model)
         if model.config is not None and other.config is None:
-            continue  # its config has errors of its own
+            continue  # its config has syntax errors of its own
         if not numbered(model):
             continue  # no-version-folder reports the composing model itself
         served = {v.number for v in selected_versions(model, other.config)}
@@ -842,7 +843,10 @@ def ensemble_version_not_served(ctx: ModelContext) -> Iterator[Finding]:
 def ensemble_cycle(ctx: ModelContext) -> Iterator[Finding]:
     start = ctx.model.name
     for index, step in enumerate(_steps(ctx)):
-        trail = _path_back_to(ctx, step.model_name, start, [start])
+        if step.model_name == start:
+            trail: list[str] | None = [start, start]
+        else:
+            trail = _cycle_via(ctx, step.model_name, start)
         if trail is not None:
             yield ctx.at(
                 (*_STEP, index, "model_name"),
@@ -850,20 +854,10 @@ def ensemble_cycle(ctx: ModelContext) -> Iterator[Finding]:
             )
 
 
-def _path_back_to(ctx: ModelContext, name: str, start: str, trail: list[str]) -> list[str] | None:
-    """The chain of ensembles from ``name`` that leads back to ``start``, if there is one."""
-    if name == start:
-        return [*trail, start]
-    if name in trail:
-        return None  # a cycle that does not involve this ensemble: reported by its members
-    model = ctx.repository.model(name)
-    if model is None:
-        return None
-    for step in _steps(ctx.context_for(model)):
-        found = _path_back_to(ctx, step.model_name, start, [*trail, name])
-        if found is not None:
-            return found
-    return None
+def _cycle_via(ctx: ModelContext, name: str, start: str) -> list[str] | None:
+    """The chain ``start -> name -> ... -> start``, if ``name`` leads back to ``start``."""
+    trail = ctx.graph.path_between(name, start)
+    return None if trail is None else [start, *trail]
 
 
 @rule(
@@ -895,7 +889,7 @@ def ensemble_model_version_omitted(ctx: ModelContext) -> Iterator[Finding]:
 
 declare(
     "TL720",
-    "ensemble-composing-model-refused",
+    StageRule.ENSEMBLE_COMPOSING_MODEL_REFUSED,
     Severity.ERROR,
     pack="ensemble",
     summary="an ensemble step runs a model that tritonserver refuses",

@@ -6,10 +6,11 @@ here so that they have codes and documentation like every other rule.
 
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.registry import declare
+from tritonlint.stage_rules import StageRule
 
 declare(
     "TL001",
-    "not-utf8",
+    StageRule.NOT_UTF8,
     Severity.ERROR,
     pack="files",
     summary="config.pbtxt is not valid UTF-8",
@@ -29,7 +30,7 @@ declare(
 
 declare(
     "TL002",
-    "binary-file",
+    StageRule.BINARY_FILE,
     Severity.ERROR,
     pack="files",
     summary="config.pbtxt is a binary file",
@@ -51,7 +52,7 @@ declare(
 
 declare(
     "TL003",
-    "file-too-large",
+    StageRule.FILE_TOO_LARGE,
     Severity.ERROR,
     pack="files",
     summary="config.pbtxt is too large to be a model configuration",
@@ -71,7 +72,7 @@ declare(
 
 declare(
     "TL004",
-    "unreadable-path",
+    StageRule.UNREADABLE_PATH,
     Severity.ERROR,
     pack="files",
     summary="a file or folder cannot be read",
@@ -90,7 +91,7 @@ declare(
 
 declare(
     "TL005",
-    "symlink-loop",
+    StageRule.SYMLINK_LOOP,
     Severity.ERROR,
     pack="files",
     summary="a symbolic link points back to itself",

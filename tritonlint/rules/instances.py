@@ -335,22 +335,19 @@ def duplicate_instance_group(ctx: ModelContext) -> Iterator[Finding]:
     ),
 )
 def rate_limiter_resource_scope(ctx: RepositoryContext) -> Iterator[Finding]:
-    scopes: dict[str, set[bool]] = {}
-    places: dict[tuple[str, bool], ModelContext] = {}
-    for model in ctx.repository.models:
-        model_ctx = ModelContext(ctx.repository, model)
-        for _index, group, _name in _groups(model_ctx):
-            for resource in group.rate_limiter.resources:
-                scopes.setdefault(resource.name, set()).add(getattr(resource, "global"))
-                places.setdefault((resource.name, getattr(resource, "global")), model_ctx)
-    for resource_name, seen in sorted(scopes.items()):
-        if len(seen) == 2:
-            where = places[(resource_name, False)]
-            yield where.at(
-                ("instance_group",),
-                f'Resource "{resource_name}" is present as both global and device-specific '
-                "resource in the model configuration (global in model "
-                f"{places[(resource_name, True)].name}); it fails with "
-                "--rate-limit=execution_count",
-                part="name",
-            )
+    graph = ctx.repository.graph
+    for resource_name, users in graph.resources():
+        scopes = {scope: sorted(n for n, s in users if s == scope) for scope in (True, False)}
+        if not scopes[True] or not scopes[False]:
+            continue
+        model = ctx.repository.model(scopes[False][0])
+        if model is None:
+            continue
+        where = ModelContext(ctx.repository, model)
+        yield where.at(
+            ("instance_group",),
+            f'Resource "{resource_name}" is present as both global and device-specific '
+            "resource in the model configuration (global in model "
+            f"{scopes[True][0]}); it fails with --rate-limit=execution_count",
+            part="name",
+        )

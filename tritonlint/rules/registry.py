@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from tritonlint.diagnostics import Diagnostic, RelatedLocation, Severity
+from tritonlint.diagnostics import Diagnostic, Fix, RelatedLocation, Severity
+from tritonlint.schema.source_map import Path as FieldPath
 from tritonlint.span import Span
+from tritonlint.stage_rules import StageRule
 
 if TYPE_CHECKING:
     from tritonlint.rules.context import ModelContext, RepositoryContext
@@ -28,6 +30,10 @@ class Finding:
     path: Path
     span: Span | None = None
     related: tuple[RelatedLocation, ...] = ()
+    #: Edits that resolve the finding, for ``--fix`` and the editor's code actions.
+    fixes: tuple[Fix, ...] = ()
+    #: The field of the model's config the finding is about (None: a file or folder).
+    field: FieldPath | None = None
 
 
 Check = Callable[["ModelContext"], Iterable[Finding]]
@@ -60,19 +66,14 @@ class Rule:
         path: Path,
         span: Span | None = None,
         related: tuple[RelatedLocation, ...] = (),
+        fixes: tuple[Fix, ...] = (),
     ) -> Diagnostic:
-        return Diagnostic(
-            code=self.code,
-            name=self.name,
-            severity=self.severity,
-            message=message,
-            path=path,
-            span=span,
-            related=related,
-        )
+        return Diagnostic(self.code, self.name, self.severity, message, path, span, related, fixes)
 
     def from_finding(self, finding: Finding) -> Diagnostic:
-        return self.diagnostic(finding.message, finding.path, finding.span, finding.related)
+        return self.diagnostic(
+            finding.message, finding.path, finding.span, finding.related, finding.fixes
+        )
 
 
 _BY_CODE: dict[str, Rule] = {}
@@ -121,7 +122,7 @@ def _pack_of(check: Callable[..., object]) -> str:
 
 def declare(
     code: str,
-    name: str,
+    stage_rule: StageRule,
     severity: Severity,
     *,
     pack: str,
@@ -133,7 +134,7 @@ def declare(
 ) -> Rule:
     """Register a rule whose findings a pipeline stage (syntax, schema, walker) reports."""
     return _documented(
-        code, name, severity, pack, (summary, explanation, bad, good), server_message
+        code, stage_rule.value, severity, pack, (summary, explanation, bad, good), server_message
     )
 
 
@@ -203,9 +204,15 @@ def by_code(code: str) -> Rule | None:
     return _BY_CODE.get(code.upper())
 
 
-def by_name(name: str) -> Rule:
+def by_name(name: str) -> Rule | None:
     _load_packs()
-    return _BY_NAME[name]
+    return _BY_NAME.get(name)
+
+
+def by_stage(stage_rule: StageRule) -> Rule:
+    """The rule a pipeline stage reports its problems of this kind under."""
+    _load_packs()
+    return _BY_NAME[stage_rule.value]
 
 
 def _load_packs() -> None:

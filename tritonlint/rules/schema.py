@@ -2,12 +2,13 @@
 
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.registry import declare
+from tritonlint.stage_rules import StageRule
 
 _PARSE_FAILURE = "failed to read text proto from {path}"
 
 declare(
     "TL101",
-    "unknown-field",
+    StageRule.UNKNOWN_FIELD,
     Severity.ERROR,
     pack="schema",
     summary="a field that the message type does not have",
@@ -35,7 +36,7 @@ declare(
 
 declare(
     "TL102",
-    "wrong-value-type",
+    StageRule.WRONG_VALUE_TYPE,
     Severity.ERROR,
     pack="schema",
     summary="a message where a scalar belongs, a scalar for a message, or a list for one value",
@@ -55,7 +56,7 @@ declare(
 
 declare(
     "TL103",
-    "invalid-value",
+    StageRule.INVALID_VALUE,
     Severity.ERROR,
     pack="schema",
     summary="a value that cannot be read as the field's type",
@@ -82,7 +83,7 @@ declare(
 
 declare(
     "TL104",
-    "integer-out-of-range",
+    StageRule.INTEGER_OUT_OF_RANGE,
     Severity.ERROR,
     pack="schema",
     summary="an integer outside the range of the field's type",
@@ -102,7 +103,7 @@ declare(
 
 declare(
     "TL105",
-    "unknown-enum-value",
+    StageRule.UNKNOWN_ENUM_VALUE,
     Severity.ERROR,
     pack="schema",
     summary="an enum value name that the enum does not have",
@@ -122,7 +123,7 @@ declare(
 
 declare(
     "TL106",
-    "unknown-enum-number",
+    StageRule.UNKNOWN_ENUM_NUMBER,
     Severity.WARNING,
     pack="schema",
     summary="an enum given as a number that is none of its values",
@@ -141,7 +142,7 @@ declare(
 
 declare(
     "TL107",
-    "duplicate-field",
+    StageRule.DUPLICATE_FIELD,
     Severity.ERROR,
     pack="schema",
     summary="a non-repeated field given twice",
@@ -162,7 +163,7 @@ declare(
 
 declare(
     "TL108",
-    "overridden-field",
+    StageRule.OVERRIDDEN_FIELD,
     Severity.WARNING,
     pack="schema",
     summary="a non-repeated field given twice where the first value is the default",
@@ -181,7 +182,7 @@ declare(
 
 declare(
     "TL109",
-    "oneof-conflict",
+    StageRule.ONEOF_CONFLICT,
     Severity.ERROR,
     pack="schema",
     summary="two members of one oneof are set",
@@ -206,7 +207,7 @@ declare(
 
 declare(
     "TL110",
-    "duplicate-map-key",
+    StageRule.DUPLICATE_MAP_KEY,
     Severity.WARNING,
     pack="schema",
     summary="a key given twice in a map field",

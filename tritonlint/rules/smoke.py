@@ -7,10 +7,11 @@ to the model's config.pbtxt, and names the static rule that predicts it where on
 
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.registry import declare
+from tritonlint.stage_rules import StageRule
 
 declare(
     "TL030",
-    "smoke-load-failed",
+    StageRule.SMOKE_LOAD_FAILED,
     Severity.ERROR,
     pack="smoke",
     summary="tritonserver refused to load the model",
@@ -32,7 +33,7 @@ declare(
 
 declare(
     "TL031",
-    "smoke-backend-missing",
+    StageRule.SMOKE_BACKEND_MISSING,
     Severity.WARNING,
     pack="smoke",
     summary="the server that ran the smoke stage lacks the model's backend",
@@ -55,7 +56,7 @@ declare(
 
 declare(
     "TL032",
-    "smoke-needs-gpu",
+    StageRule.SMOKE_NEEDS_GPU,
     Severity.WARNING,
     pack="smoke",
     summary="the model asks for a GPU and the smoke stage ran without one",
@@ -76,7 +77,7 @@ declare(
 
 declare(
     "TL033",
-    "smoke-load-timeout",
+    StageRule.SMOKE_LOAD_TIMEOUT,
     Severity.ERROR,
     pack="smoke",
     summary="the server did not finish loading the model in time",
@@ -98,7 +99,7 @@ declare(
 
 declare(
     "TL034",
-    "smoke-server-crashed",
+    StageRule.SMOKE_SERVER_CRASHED,
     Severity.ERROR,
     pack="smoke",
     summary="the server died while loading the model",

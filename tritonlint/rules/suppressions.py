@@ -2,10 +2,11 @@
 
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.registry import declare
+from tritonlint.stage_rules import StageRule
 
 declare(
     "TL020",
-    "unused-suppression",
+    StageRule.UNUSED_SUPPRESSION,
     Severity.WARNING,
     pack="suppressions",
     summary="a suppression comment that suppresses nothing",

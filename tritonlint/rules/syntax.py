@@ -2,10 +2,11 @@
 
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.registry import declare
+from tritonlint.stage_rules import StageRule
 
 declare(
     "TL010",
-    "syntax-error",
+    StageRule.SYNTAX_ERROR,
     Severity.ERROR,
     pack="syntax",
     summary="config.pbtxt is not valid protobuf text format",
@@ -35,7 +36,7 @@ declare(
 
 declare(
     "TL011",
-    "template-placeholder",
+    StageRule.TEMPLATE_PLACEHOLDER,
     Severity.ERROR,
     pack="syntax",
     summary="an unfilled ${...} template placeholder",
@@ -56,7 +57,7 @@ declare(
 
 declare(
     "TL012",
-    "json-config",
+    StageRule.JSON_CONFIG,
     Severity.ERROR,
     pack="syntax",
     summary="config.pbtxt holds JSON, not protobuf text format",

@@ -14,18 +14,20 @@ from dataclasses import dataclass, field
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message as ProtoMessage
 
+from tritonlint.schema.doubts import Doubts
 from tritonlint.schema.history import unknown_enum_value_note, unknown_field_note
 from tritonlint.schema.scalars import Converted, ScalarValue, convert
 from tritonlint.schema.source_map import Location, Path, SourceMap
 from tritonlint.span import Span
+from tritonlint.stage_rules import StageRule
 from tritonlint.syntax.cst import Document, Field, ListValue, Message, Scalar, ScalarKind
 
 
 @dataclass(frozen=True, slots=True)
 class SchemaProblem:
-    """A finding of the schema stage; ``rule`` is the name of the rule that reports it."""
+    """A finding of the schema stage, reported under ``rule``."""
 
-    rule: str
+    rule: StageRule
     message: str
     span: Span
     related: tuple[tuple[Span, str], ...] = ()
@@ -36,13 +38,15 @@ class BoundConfig:
     message: ProtoMessage
     source_map: SourceMap
     problems: list[SchemaProblem] = field(default_factory=list)
+    #: The fields the binder left out a value of, for the rules to doubt.
+    doubts: Doubts = field(default_factory=Doubts)
 
 
 def bind(document: Document, config: ProtoMessage) -> BoundConfig:
     """Fill ``config`` (an empty ModelConfig) from ``document``."""
     binder = _Binder()
     binder.message(config, document.fields, ())
-    return BoundConfig(config, binder.source_map, binder.problems)
+    return BoundConfig(config, binder.source_map, binder.problems, Doubts(frozenset(binder.doubts)))
 
 
 def suggestion(name: str, candidates: list[str]) -> str | None:
@@ -116,37 +120,45 @@ class _Binder:
     def __init__(self) -> None:
         self.source_map = SourceMap()
         self.problems: list[SchemaProblem] = []
+        self.doubts: set[tuple[Path, str | None]] = set()
 
     def report(
-        self, rule: str, message: str, span: Span, related: tuple[tuple[Span, str], ...] = ()
+        self, rule: StageRule, message: str, span: Span, related: tuple[tuple[Span, str], ...] = ()
     ) -> None:
         self.problems.append(SchemaProblem(rule, message, span, related))
+
+    def doubt(self, path: Path, name: str | None) -> None:
+        """Record that a value meant for field ``name`` of the message at ``path`` was left out."""
+        self.doubts.add((path, name))
 
     def message(self, target: ProtoMessage, fields: list[Field], path: Path) -> None:
         descriptor: Descriptor = target.DESCRIPTOR  # type: ignore[assignment]
         given: dict[str, Field] = {}
         for item in fields:
-            field_descriptor = self._field_descriptor(descriptor, item)
+            field_descriptor = self._field_descriptor(descriptor, item, path)
             if field_descriptor is None:
                 continue
             if not self._oneof_allows(target, field_descriptor, item, path):
                 continue
             if not _is_message(field_descriptor) and item.colon is None:
                 self.report(
-                    "syntax-error",
+                    StageRule.SYNTAX_ERROR,
                     f"expected ':' between field '{item.name.text}' and its value",
                     item.name.span,
                 )
             self._value(target, field_descriptor, item, path, given.get(field_descriptor.name))
             given.setdefault(field_descriptor.name, item)
 
-    def _field_descriptor(self, descriptor: Descriptor, item: Field) -> FieldDescriptor | None:
+    def _field_descriptor(
+        self, descriptor: Descriptor, item: Field, path: Path
+    ) -> FieldDescriptor | None:
         name = item.name
         if name.missing:
             return None  # reported by the syntax stage
         if name.is_extension:
+            self.doubt(path, None)
             self.report(
-                "unknown-field",
+                StageRule.UNKNOWN_FIELD,
                 f'message type "{descriptor.full_name}" has no extensions; '
                 f"[{name.text}] is not a field of it",
                 name.span,
@@ -157,13 +169,15 @@ class _Binder:
             return found
         note = unknown_field_note(descriptor, name.text)
         if note is not None:
-            self.report("unknown-field", note, name.span)
+            self.doubt(path, name.text)  # a field of another release
+            self.report(StageRule.UNKNOWN_FIELD, note, name.span)
             return None
         valid = [f.name for f in descriptor.fields]
         guess = suggestion(name.text, valid)
+        self.doubt(path, guess)
         hint = f"; did you mean '{guess}'?" if guess else ""
         self.report(
-            "unknown-field",
+            StageRule.UNKNOWN_FIELD,
             f'message type "{descriptor.full_name}" has no field named "{name.text}"{hint} '
             f"(valid fields: {', '.join(valid)})",
             name.span,
@@ -180,9 +194,11 @@ class _Binder:
         if chosen is None or chosen == descriptor.name:
             return True
         earlier = self.source_map.get((*path, chosen))
+        self.doubt(path, descriptor.name)
+        self.doubt(path, chosen)
         related = ((earlier.name, f"'{chosen}' is set here"),) if earlier else ()
         self.report(
-            "oneof-conflict",
+            StageRule.ONEOF_CONFLICT,
             f"field '{descriptor.name}' is specified along with field '{chosen}', another member "
             f"of oneof '{oneof.name}'; only one of them may be set",
             item.name.span,
@@ -201,8 +217,9 @@ class _Binder:
         value = item.value
         if isinstance(value, ListValue):
             if not descriptor.is_repeated:
+                self.doubt(path, descriptor.name)
                 self.report(
-                    "wrong-value-type",
+                    StageRule.WRONG_VALUE_TYPE,
                     f"field '{descriptor.name}' is not repeated and takes one "
                     f"{_type_label(descriptor)}, not a list",
                     value.span,
@@ -229,8 +246,9 @@ class _Binder:
         if _is_message(descriptor):
             if not isinstance(value, Message):
                 if not value.missing:
+                    self.doubt(path, descriptor.name)
                     self.report(
-                        "wrong-value-type",
+                        StageRule.WRONG_VALUE_TYPE,
                         f"field '{descriptor.name}' takes a message "
                         f"({_type_label(descriptor)}) written {{ ... }}, found {value.text}",
                         value.span,
@@ -239,8 +257,9 @@ class _Binder:
             self._message_value(target, descriptor, item, value, path, earlier)
             return
         if isinstance(value, Message):
+            self.doubt(path, descriptor.name)
             self.report(
-                "wrong-value-type",
+                StageRule.WRONG_VALUE_TYPE,
                 f"field '{descriptor.name}' takes a {_type_label(descriptor)} value, not a message",
                 value.span,
             )
@@ -269,7 +288,7 @@ class _Binder:
             self.message(child, value.fields, child_path)
             return
         if target.HasField(name):
-            self._duplicate(descriptor, item, earlier)
+            self._duplicate(descriptor, item, earlier, path)
             return
         child = getattr(target, name)
         child.SetInParent()
@@ -291,7 +310,7 @@ class _Binder:
         previous = self.source_map.get(key_path)
         if previous is not None:
             self.report(
-                "duplicate-map-key",
+                StageRule.DUPLICATE_MAP_KEY,
                 f"key {key_path[-1]!r} appears more than once in '{descriptor.name}'; only the "
                 "last entry is kept and the earlier ones are silently dropped",
                 value.span,
@@ -323,10 +342,15 @@ class _Binder:
         texts = [token.text for token in value.tokens]
         result = convert(descriptor, texts, value.kind is ScalarKind.STRING)
         if not isinstance(result, Converted):
+            self.doubt(path, descriptor.name)
             if result.kind == "enum":
                 self._unknown_enum(descriptor, result.message, value.span)
             else:
-                rule = "integer-out-of-range" if result.kind == "range" else "invalid-value"
+                rule = (
+                    StageRule.INTEGER_OUT_OF_RANGE
+                    if result.kind == "range"
+                    else StageRule.INVALID_VALUE
+                )
                 self.report(rule, result.message, value.span)
             return
         self._warn_unknown_enum_number(descriptor, result.value, value.span)
@@ -340,10 +364,10 @@ class _Binder:
             return
         if earlier is not None:
             if _has_value(target, descriptor):
-                self._duplicate(descriptor, item, earlier)
+                self._duplicate(descriptor, item, earlier, path)
                 return
             self.report(
-                "overridden-field",
+                StageRule.OVERRIDDEN_FIELD,
                 f"field '{name}' is given again; the earlier default value is overridden",
                 item.name.span,
                 ((earlier.name.span, "first given here"),),
@@ -351,16 +375,22 @@ class _Binder:
         try:
             setattr(target, name, result.value)
         except (TypeError, ValueError) as error:
+            self.doubt(path, name)
             self.report(
-                "invalid-value", f"cannot store {value.text} in '{name}': {error}", value.span
+                StageRule.INVALID_VALUE,
+                f"cannot store {value.text} in '{name}': {error}",
+                value.span,
             )
             return
         self.source_map.add((*path, name), location)
 
-    def _duplicate(self, descriptor: FieldDescriptor, item: Field, earlier: Field | None) -> None:
+    def _duplicate(
+        self, descriptor: FieldDescriptor, item: Field, earlier: Field | None, path: Path
+    ) -> None:
+        self.doubt(path, descriptor.name)
         related = ((earlier.name.span, "first given here"),) if earlier else ()
         self.report(
-            "duplicate-field",
+            StageRule.DUPLICATE_FIELD,
             f"non-repeated field '{descriptor.name}' is specified more than once",
             item.name.span,
             related,
@@ -370,7 +400,7 @@ class _Binder:
         enum = enum_type(descriptor)
         note = unknown_enum_value_note(enum, text, descriptor.name)
         if note is not None:
-            self.report("unknown-enum-value", note, span)
+            self.report(StageRule.UNKNOWN_ENUM_VALUE, note, span)
             return
         names = [value.name for value in enum.values]
         guess = suggestion(text, names)
@@ -379,7 +409,7 @@ class _Binder:
             guess = suggestion(prefix + text, names) if prefix else None
         hint = f"; did you mean {guess}?" if guess else ""
         self.report(
-            "unknown-enum-value",
+            StageRule.UNKNOWN_ENUM_VALUE,
             f"{text} is not a value of {enum.full_name} (field '{descriptor.name}'){hint} "
             f"(valid values: {', '.join(names)})",
             span,
@@ -394,7 +424,7 @@ class _Binder:
         if value not in enum_type(descriptor).values_by_number:
             names = ", ".join(v.name for v in enum_type(descriptor).values)
             self.report(
-                "unknown-enum-number",
+                StageRule.UNKNOWN_ENUM_NUMBER,
                 f"{value} is not a value of {enum_type(descriptor).full_name} (field "
                 f"'{descriptor.name}'); the parser keeps it but Triton will not understand it. "
                 f"Valid values: {names}",

@@ -30,7 +30,7 @@ from rich.progress import (
 from rich.text import Text
 
 from tritonlint.diagnostics import Diagnostic, Severity
-from tritonlint.linter import LintOptions, LintResult
+from tritonlint.engine import LintOptions, LintResult
 from tritonlint.report.github import render_github
 from tritonlint.report.junit import render_junit
 from tritonlint.report.output import write_atomically
@@ -268,10 +268,7 @@ def _selected(diagnostics: Sequence[Diagnostic], options: LintOptions) -> list[D
         rule = by_code(diagnostic.code)
         if rule is None or not options.enabled(rule):
             continue
-        severity = options.severity_of(diagnostic)
-        if severity is not diagnostic.severity:
-            diagnostic = diagnostic.model_copy(update={"severity": severity})
-        kept.append(diagnostic)
+        kept.append(diagnostic.with_severity(options.severity_of(diagnostic)))
     return kept
 
 

@@ -539,7 +539,7 @@ class _Run:
     def _collect_static(self, names: Sequence[str]) -> None:
         static = self.options.static
         if static is None:
-            from tritonlint.linter import lint_paths
+            from tritonlint.engine import lint_paths
 
             static = lint_paths([self.source]).diagnostics
         for name in names:

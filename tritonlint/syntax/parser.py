@@ -19,6 +19,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedTok
 
 from tritonlint.resources import data_path
 from tritonlint.span import Span
+from tritonlint.stage_rules import StageRule
 from tritonlint.syntax.comments import attach_comments
 from tritonlint.syntax.cst import (
     Comment,
@@ -72,7 +73,9 @@ class SyntaxProblem:
     expected: tuple[str, ...] = ()
     #: The rule that reports it: a plain syntax error unless the text is recognisably
     #: something else (an unfilled template placeholder).
-    kind: str = "syntax-error"
+    kind: StageRule = StageRule.SYNTAX_ERROR
+    #: A run of stray characters, which the next stray character may extend.
+    stray: bool = False
 
 
 @dataclass(slots=True)
@@ -174,7 +177,7 @@ class _Builder(Transformer[LarkToken, Document]):
                 f"unfilled template placeholder {token.text}: this file is a template; "
                 "fill it in (e.g. with the template's fill script) before Triton reads it",
                 token.span,
-                kind="template-placeholder",
+                kind=StageRule.TEMPLATE_PLACEHOLDER,
             )
         )
         return Scalar(ScalarKind.TEMPLATE_PLACEHOLDER, [token], token.span)
@@ -288,22 +291,18 @@ class _Recovery:
         previous = self.problems[-1] if self.problems else None
         if (
             previous is not None
-            and previous.kind == "unexpected-characters"
+            and previous.stray
             and (previous.span.end == offset and self.text[offset] != "\n")
         ):
             # Several stray characters in a row are one problem.
             start = previous.span
             span = Span(start.line, start.column, line, column + 1, start.start, offset + 1)
             chars = self.text[start.start : offset + 1]
-            self.problems[-1] = SyntaxProblem(
-                f"unexpected characters {chars!r}", span, kind="unexpected-characters"
-            )
+            self.problems[-1] = SyntaxProblem(f"unexpected characters {chars!r}", span, stray=True)
             return True
         span = Span(line, column, line, column + 1, offset, offset + 1)
         self.problems.append(
-            SyntaxProblem(
-                f"unexpected character {self.text[offset]!r}", span, kind="unexpected-characters"
-            )
+            SyntaxProblem(f"unexpected character {self.text[offset]!r}", span, stray=True)
         )
         parser = error.interactive_parser
         if parser is not None and self._value_expected(parser):
@@ -409,11 +408,6 @@ def parse(text: str) -> ParseResult:
     problems = sorted(unique, key=lambda p: p.span.start)
     if problems and _looks_like_json(text):
         problems = [_json_problem(text)]
-    # Stray characters are syntax errors like any other for the rules.
-    problems = [
-        SyntaxProblem(p.message, p.span, p.expected) if p.kind == "unexpected-characters" else p
-        for p in problems
-    ]
     return ParseResult(document, problems)
 
 
@@ -439,7 +433,7 @@ def _json_problem(text: str) -> SyntaxProblem:
         'format: write `name: "x"` for `"name": "x"`, `input [ { ... } ]` for `"input": '
         "[ { ... } ]`, and drop the outer braces",
         Span(line, column, line, column + 1, offset, offset + 1),
-        kind="json-config",
+        kind=StageRule.JSON_CONFIG,
     )
 
 

@@ -1,0 +1,93 @@
+"""Check the paths a user names: repositories, model folders and config files, all at once."""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+from tritonlint.diagnostics import Diagnostic
+from tritonlint.engine.checks import walk_diagnostics
+from tritonlint.engine.model_check import default_jobs
+from tritonlint.engine.options import LintOptions
+from tritonlint.engine.workspace import Workspace
+from tritonlint.repository.walker import Source, plan
+from tritonlint.schema.releases import load_schema
+
+
+@dataclass
+class LintResult:
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    models_checked: int = 0
+    triton_version: str = ""
+    #: What was checked: each model folder (a loose config file: the file), sorted.
+    checked: list[Path] = field(default_factory=list)
+
+
+def workspace_for(source: Source, options: LintOptions, jobs: int = 1) -> Workspace:
+    """The workspace that checks one planned source."""
+    if source.file is not None:
+        return Workspace(None, options, loose_file=source.file)
+    return Workspace(source.root, options, targets=source.targets, jobs=jobs)
+
+
+def lint_paths(paths: Sequence[Path], options: LintOptions | None = None) -> LintResult:
+    """Lint repositories, model folders and config files; never raises for bad input."""
+    options = options or LintOptions()
+    sources, unusable = plan(paths)
+    found: list[Diagnostic] = list(options.report(walk_diagnostics(unusable)))
+    checked: list[Path] = []
+    jobs = default_jobs()
+    spread = _spread(jobs, len(sources))
+    # One large repository is spread over workers model by model; many, repository by one.
+    lint_one = partial(_lint_source, options=options, jobs=1 if spread else jobs)
+    results = _map_sources(lint_one, sources, jobs) if spread else map(lint_one, sources)
+    for source_found, source_checked in results:
+        found.extend(source_found)
+        checked.extend(source_checked)
+    ordered = sorted(dict.fromkeys(found), key=lambda d: d.sort_key)
+    release = load_schema(options.triton_version).release
+    return LintResult(ordered, len(checked), release, sorted(checked))
+
+
+def _lint_source(
+    source: Source, *, options: LintOptions, jobs: int
+) -> tuple[list[Diagnostic], list[Path]]:
+    workspace = workspace_for(source, options, jobs)
+    result = workspace.check()
+    repository = workspace.repository
+    checked = [
+        model.config.path if source.file is not None and model.config else model.path
+        for model in repository.target_models()
+        if not options.excluded.match(model.path)
+    ]
+    return result.diagnostics, checked
+
+
+#: Below this many repositories they are checked one after another.
+_SPREAD_FROM = 16
+
+
+def _spread(jobs: int, count: int) -> bool:
+    return (
+        jobs > 1
+        and count >= _SPREAD_FROM
+        and "fork" in multiprocessing.get_all_start_methods()
+        and threading.active_count() == 1
+    )
+
+
+def _map_sources(
+    work: Callable[[Source], tuple[list[Diagnostic], list[Path]]],
+    sources: list[Source],
+    jobs: int,
+) -> Iterable[tuple[list[Diagnostic], list[Path]]]:
+    """``work`` over the sources in forked worker processes, each source whole in one."""
+    context = multiprocessing.get_context("fork")
+    chunk = max(1, len(sources) // (jobs * 16))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+        return list(pool.map(work, sources, chunksize=chunk))

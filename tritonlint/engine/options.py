@@ -1,0 +1,83 @@
+"""What a check is asked for: the target release, and which findings to report and how."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from tritonlint.diagnostics import Diagnostic, Severity
+from tritonlint.rules.registry import Rule, all_rules
+from tritonlint.settings import PathPatterns, rule_matches
+
+
+@dataclass(frozen=True)
+class LintOptions:
+    """Options of a check, as values (reading settings files is the front end's job)."""
+
+    #: Codes, code prefixes or rule names to report (empty: all rules).
+    select: tuple[str, ...] = ()
+    #: Codes, code prefixes or rule names not to report (this wins over the selections).
+    ignore: tuple[str, ...] = ()
+    #: The Triton release the repository targets (default: the newest schema shipped).
+    triton_version: str | None = None
+    #: Codes, code prefixes or rule names to report besides ``select``.
+    extend_select: tuple[str, ...] = ()
+    #: Glob pattern (relative to ``root``) -> codes not reported for the paths it matches.
+    per_file_ignores: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Code, code prefix or rule name -> the severity its findings are reported with.
+    severity: Mapping[str, Severity] = field(default_factory=dict)
+    #: Glob patterns (relative to ``root``) of paths not to lint.
+    exclude: tuple[str, ...] = ()
+    #: The folder the glob patterns are relative to (None: the working directory).
+    root: Path | None = None
+
+    def enabled(self, rule: Rule) -> bool:
+        def matches(patterns: Iterable[str]) -> bool:
+            return any(rule_matches(p, rule.code, rule.name) for p in patterns)
+
+        if self.select and not matches(self.select) and not matches(self.extend_select):
+            return False
+        return not matches(self.ignore)
+
+    def severity_of(self, diagnostic: Diagnostic) -> Severity:
+        """The configured severity of a finding: the most specific matching key decides."""
+        best: tuple[int, Severity] | None = None
+        for key, level in self.severity.items():
+            if rule_matches(key, diagnostic.code, diagnostic.name):
+                specificity = len(diagnostic.code) if key == diagnostic.name else len(key)
+                if best is None or specificity > best[0]:
+                    best = (specificity, level)
+        return diagnostic.severity if best is None else best[1]
+
+    @cached_property
+    def excluded(self) -> PathPatterns:
+        return PathPatterns(self.exclude, self.root)
+
+    @cached_property
+    def _enabled_codes(self) -> frozenset[str]:
+        return frozenset(rule.code for rule in all_rules() if self.enabled(rule))
+
+    @cached_property
+    def _per_file(self) -> list[tuple[PathPatterns, tuple[str, ...]]]:
+        return [
+            (PathPatterns([pattern], self.root), codes)
+            for pattern, codes in self.per_file_ignores.items()
+        ]
+
+    def report(self, found: Iterable[Diagnostic]) -> Iterable[Diagnostic]:
+        """The findings to report, with their configured severity: select, ignore,
+        per-file ignores and exclude applied."""
+        enabled = self._enabled_codes
+        excluded = self.excluded
+        for diagnostic in found:
+            if diagnostic.code not in enabled or excluded.match(diagnostic.path):
+                continue
+            if any(
+                patterns.match(diagnostic.path)
+                and any(rule_matches(c, diagnostic.code, diagnostic.name) for c in codes)
+                for patterns, codes in self._per_file
+            ):
+                continue
+            yield diagnostic.with_severity(self.severity_of(diagnostic))
