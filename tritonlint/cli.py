@@ -165,6 +165,7 @@ def _without_cycle_collection() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
+            gc.freeze()  # what the run built is not scanned again, nor freed one by one
             gc.enable()
 
 

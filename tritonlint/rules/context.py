@@ -34,6 +34,7 @@ class ModelContext:
     _completed: tuple[Completed, tuple[DoubtfulRead, ...]] | None = field(
         default=None, init=False, repr=False
     )
+    _config: tuple[Any | None] | None = field(default=None, init=False, repr=False)
 
     @property
     def in_repository(self) -> bool:
@@ -53,6 +54,11 @@ class ModelContext:
         with schema problems is read through a :class:`TrackedMessage`, so that a finding
         that rests on a value the binder left out is not reported.
         """
+        if self._config is None:
+            self._config = (self._read_config(),)
+        return self._config[0]
+
+    def _read_config(self) -> Any | None:
         document = self.model.config
         if document is None or document.config is None or document.has_syntax_errors:
             return None
