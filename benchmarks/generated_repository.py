@@ -33,9 +33,8 @@ def generate(destination: Path, models: int) -> Path:
             shutil.copytree(model, target)
             config = target / "config.pbtxt"
             text = config.read_text(encoding="utf-8")
-            config.write_text(
-                renames.sub(lambda m: f'"{m.group(1)}{suffix}"', text), encoding="utf-8"
-            )
+            renamed = renames.sub(lambda m, end=suffix: f'"{m.group(1)}{end}"', text)
+            config.write_text(renamed, encoding="utf-8")
     return destination
 
 

@@ -113,9 +113,7 @@ def test_every_stage_rule_is_declared_in_a_declaring_pack(stage_rule: StageRule)
 
 
 def test_every_declared_rule_is_a_stage_rule() -> None:
-    declared = {
-        r.name for r in RULES if r.check is None and r.repository_check is None
-    }
+    declared = {r.name for r in RULES if r.check is None and r.repository_check is None}
     assert declared == {member.value for member in StageRule}
 
 

@@ -113,10 +113,10 @@ class Workspace:
     def change(self, path: Path, text: str) -> None:
         path = Path(os.path.abspath(path))
         with self._lock:
-            if self._overlay.get(path) == text:
-                return
+            checked = self._documents.get(path)
             self._overlay[path] = text
-            self._config_changed(path)
+            if checked is None or checked.text != text:
+                self._config_changed(path)
 
     def close(self, path: Path) -> None:
         """Go back to the file on disk for ``path``."""
@@ -292,6 +292,7 @@ class Workspace:
         """The models changed since the last check, and the models that depended on them."""
         graph = repository.graph
         if self._dirty is None:
+            self._dirty = set()
             self._checks, self._composing, self._reported = {}, {}, {}
             graph.clear()
             return set(repository.by_name), set()
