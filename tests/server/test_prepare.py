@@ -14,7 +14,6 @@ from tritonlint.server.prepare import (
     ADJUST_NATIVE,
     TRIVIAL_PYTHON_MODEL,
     PythonPlaceholders,
-    load_order,
     rewrite_for_cpu,
     scan_model,
     server_version,
@@ -107,12 +106,14 @@ def test_scan_model_reads_single_quoted_strings(tmp_path: Path) -> None:
 
 
 def test_load_order_puts_ensembles_after_what_they_use(tmp_path: Path) -> None:
-    _model(tmp_path, "outer", 'platform: "ensemble"\nstep [{ model_name: "inner" }]\n')
-    _model(tmp_path, "inner", 'platform: "ensemble"\nstep [{ model_name: "z_model" }]\n')
-    _model(tmp_path, "z_model", 'backend: "python"\n')
-    _model(tmp_path, "a_model", 'platform: "onnxruntime_onnx"\n')
-    models = {path.name: scan_model(path) for path in tmp_path.iterdir()}
-    assert load_order(models) == ["a_model", "z_model", "inner", "outer"]
+    source = tmp_path / "repo"
+    steps = 'platform: "ensemble"\nensemble_scheduling {{ step [{{ model_name: "{}" }}] }}\n'
+    _model(source, "outer", steps.format("inner"))
+    _model(source, "inner", steps.format("z_model"))
+    _model(source, "z_model", 'backend: "python"\n')
+    _model(source, "a_model", 'platform: "onnxruntime_onnx"\n')
+    staged = stage_repository(source, tmp_path / "staged", cpu_only=True)
+    assert staged.load_order() == ["a_model", "z_model", "inner", "outer"]
 
 
 def test_staging_never_changes_the_source(tmp_path: Path) -> None:

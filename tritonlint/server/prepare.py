@@ -8,8 +8,8 @@ adjustments are made in the copy and recorded per model:
 * python models whose model file is an empty placeholder can get a trivial ``model.py`` or be
   served by the native stub backend (see :class:`PythonPlaceholders`).
 
-Only a light text scan of each ``config.pbtxt`` is done here (backend, platform, ensemble steps):
-the server is the one that parses and judges it.
+Each ``config.pbtxt`` is read with tritonlint's own reader for what staging needs (backend,
+platform, ensemble steps); the server is the one that judges it.
 """
 
 from __future__ import annotations
@@ -21,6 +21,13 @@ import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from tritonlint.document import load_config
+from tritonlint.repository.graph import DependencyGraph, edges_of
+from tritonlint.repository.model import ModelFolder, WalkProblem
+from tritonlint.repository.walker import LoaderFactory, read_model, read_repository
+from tritonlint.schema.releases import Schema, load_schema
 
 CONFIG_NAME = "config.pbtxt"
 #: Files larger than this are linked into the staged copy instead of copied.
@@ -90,6 +97,12 @@ class StagedRepository:
     source: Path
     path: Path
     models: dict[str, ModelInfo]
+    #: Which model runs which, for the load order.
+    graph: DependencyGraph = field(default_factory=DependencyGraph)
+
+    def load_order(self) -> list[str]:
+        """Every model, each after the models its ensemble steps run."""
+        return self.graph.load_order(self.models)
 
     @property
     def backends(self) -> set[str]:
@@ -120,11 +133,10 @@ def stage_repository(
     """Copy ``source`` to ``dest`` (which must not exist) and adjust the copy for this machine."""
     source = source.resolve()
     _copy_tree(source, dest)
+    repository = read_repository(dest, _config_loader(load_schema()))
     models: dict[str, ModelInfo] = {}
-    for folder in sorted(dest.iterdir()):
-        if not folder.is_dir() or folder.name.startswith("."):
-            continue
-        model = scan_model(folder)
+    for folder in repository.models:
+        model = _model_info(folder, repository.graph)
         if cpu_only:
             _rewrite_for_cpu(model)
         if model.is_python:
@@ -132,82 +144,42 @@ def stage_repository(
                 _handle_placeholders(model, python_placeholders, native_python_library)
             _precompile(model)
         models[model.name] = model
-    return StagedRepository(source=source, path=dest, models=models)
-
-
-def load_order(models: dict[str, ModelInfo]) -> list[str]:
-    """Plain models first (by name), then ensembles, each after the ensembles it uses."""
-    order = [name for name, model in sorted(models.items()) if not model.is_ensemble]
-    done: set[str] = set()
-
-    def visit(name: str, path: tuple[str, ...]) -> None:
-        if name in done or name in path:
-            return
-        for step in models[name].composing:
-            if step in models and models[step].is_ensemble:
-                visit(step, (*path, name))
-        done.add(name)
-        order.append(name)
-
-    for name, model in sorted(models.items()):
-        if model.is_ensemble:
-            visit(name, ())
-    return order
-
-
-# -- scanning ---------------------------------------------------------------------------------
-
-#: A string field, in double or single quotes (text format accepts both).
-_STRING_FIELD = r"""\b{field}\s*:\s*(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)')"""
-_EXECUTION_ENV = "EXECUTION_ENV_PATH"
+    return StagedRepository(source=source, path=dest, models=models, graph=repository.graph)
 
 
 def scan_model(folder: Path) -> ModelInfo:
-    config = folder / CONFIG_NAME
-    text = _strip_comments(_read(config)) if config.is_file() else ""
+    """What one model folder's config says, read on its own."""
+    problems: list[WalkProblem] = []
+    model = read_model(folder, _config_loader(load_schema()), problems)
+    return _model_info(model, DependencyGraph(lambda name: edges_of(model)))
 
-    def first(field_name: str) -> str | None:
-        match = re.search(_STRING_FIELD.format(field=field_name), text)
-        return _quoted(match) if match else None
 
-    steps = [_quoted(m) for m in re.finditer(_STRING_FIELD.format(field="model_name"), text)]
+def _config_loader(schema: Schema) -> LoaderFactory:
+    return lambda path: lambda: load_config(path, schema)
+
+
+_EXECUTION_ENV = "EXECUTION_ENV_PATH"
+
+
+def _model_info(model: ModelFolder, graph: DependencyGraph) -> ModelInfo:
+    """The backend, platform, model file and steps of a model, as far as its config binds."""
+    document = model.config
+    config: Any = document.config if document is not None else None
+
+    def given(field_name: str) -> str | None:
+        return (getattr(config, field_name) or None) if config is not None else None
+
+    parameters = config.parameters if config is not None else {}
     return ModelInfo(
-        name=folder.name,
-        path=folder,
-        backend=first("backend"),
-        platform=first("platform"),
-        runtime=first("runtime"),
-        default_model_filename=first("default_model_filename"),
-        composing=tuple(dict.fromkeys(steps)),
-        execution_env=_EXECUTION_ENV in text,
+        name=model.name,
+        path=model.path,
+        backend=given("backend"),
+        platform=given("platform"),
+        runtime=given("runtime"),
+        default_model_filename=given("default_model_filename"),
+        composing=tuple(dict.fromkeys(graph.steps(model.name))),
+        execution_env=_EXECUTION_ENV in parameters,
     )
-
-
-def _quoted(match: re.Match[str]) -> str:
-    double, single = match.group(1), match.group(2)
-    return double if double is not None else single
-
-
-def _strip_comments(text: str) -> str:
-    """Drop ``#`` comments (outside of quoted strings), keeping every line in place."""
-    out: list[str] = []
-    for line in text.splitlines(keepends=True):
-        quote: str | None = None
-        escaped = False
-        for index, char in enumerate(line):
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif quote:
-                quote = None if char == quote else quote
-            elif char in "\"'":
-                quote = char
-            elif char == "#":
-                line = line[:index] + ("\n" if line.endswith("\n") else "")
-                break
-        out.append(line)
-    return "".join(out)
 
 
 def server_version(name: str) -> int | None:

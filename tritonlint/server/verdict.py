@@ -23,7 +23,6 @@ from tritonlint.server.devices import has_gpu
 from tritonlint.server.prepare import (
     PythonPlaceholders,
     StagedRepository,
-    load_order,
     stage_repository,
 )
 from tritonlint.server.process import LoadOutcome, LoadStatus, TritonServer
@@ -119,8 +118,7 @@ class Judge:
             self._add_stubs(staged)
             with self._server(staged, stage_dir / "server.log") as server:
                 return {
-                    name: self._judge_model(server, staged, name)
-                    for name in load_order(staged.models)
+                    name: self._judge_model(server, staged, name) for name in staged.load_order()
                 }
         finally:
             shutil.rmtree(stage_dir, ignore_errors=True)

@@ -34,7 +34,6 @@ from tritonlint.server.prepare import (
     CONFIG_NAME,
     ModelInfo,
     StagedRepository,
-    load_order,
     stage_repository,
     version_dirs,
 )
@@ -286,7 +285,7 @@ class _Run:
         cpu_only = options.gpus is False
         staged = stage_repository(self.source, self.work / "models", cpu_only=cpu_only)
         self.staged = staged
-        names = [n for n in load_order(staged.models) if _wanted(n, options.models)]
+        names = [n for n in staged.load_order() if _wanted(n, options.models)]
         self._collect_static(names)
         python = [n for n in names if staged.models[n].is_python and n not in options.skip]
         if options.stub_python_models:
