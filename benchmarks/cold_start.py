@@ -13,10 +13,11 @@ that of ``python -c pass``:
   finding (a warning);
 * ``tritonlint rules``.
 
-Output goes to a pipe, as in CI. The processes run this checkout's tritonlint (on
-``PYTHONPATH``) with its bytecode compiled, as an installed package would: they keep their
-bytecode in a temporary folder (``PYTHONPYCACHEPREFIX``), which a first, untimed run of each
-command fills, so nothing is written into the checkout.
+``tritonlint`` runs what the installed script runs: the function ``[project.scripts]`` of
+pyproject.toml names. Output goes to a pipe, as in CI. The processes run this checkout's
+tritonlint (on ``PYTHONPATH``) with its bytecode compiled, as an installed package would:
+they keep their bytecode in a temporary folder (``PYTHONPYCACHEPREFIX``), which a first,
+untimed run of each command fills, so nothing is written into the checkout.
 """
 
 from __future__ import annotations
@@ -33,10 +34,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "fixtures" / "model_repository"
-#: What the ``tritonlint`` console script runs.
-TRITONLINT = ("-c", "import sys; from tritonlint.cli import main; sys.exit(main())")
 
 
 @dataclass
@@ -47,9 +51,18 @@ class Command:
     cpu: list[float] = field(default_factory=list)
 
 
+def _console_script() -> str:
+    """What the installed ``tritonlint`` script runs, as pip writes it."""
+    pyproject = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    module, function = pyproject["project"]["scripts"]["tritonlint"].split(":")
+    return f"import sys; from {module} import {function}; sys.exit({function}())"
+
+
 def _commands(python: str) -> list[Command]:
+    script = _console_script()
+
     def tritonlint(*args: str) -> tuple[str, ...]:
-        return (python, *TRITONLINT, *args)
+        return (python, "-c", script, *args)
 
     clean = EXAMPLE / "echo_python" / "config.pbtxt"
     finding = EXAMPLE / "lightseq_transformer" / "config.pbtxt"
@@ -63,7 +76,7 @@ def _commands(python: str) -> list[Command]:
 
 def _environment(pycache: str) -> dict[str, str]:
     environment = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONPYCACHEPREFIX=pycache)
-    for name in ("PYTHONDONTWRITEBYTECODE", "GITHUB_ACTIONS", "FORCE_COLOR"):
+    for name in ("PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED", "GITHUB_ACTIONS", "FORCE_COLOR"):
         environment.pop(name, None)
     return environment
 

@@ -88,3 +88,31 @@ def test_version_help_and_argument_errors_load_no_rule_and_no_schema(
     status, modules = imported(argv, tmp_path)
     assert status == exit_status
     assert under(modules, "tritonlint.rules", "tritonlint.engine", "google", "rich") == set()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["fixtures/broken"], ["fixtures/broken", "--format", "json"], ["--select", "TL999", "x"]],
+    ids=["text", "json", "usage-error"],
+)
+def test_the_console_script_ends_the_process_as_main_returns(argv: list[str]) -> None:
+    """``run`` (the installed script) exits at once, with everything ``main`` printed."""
+
+    environment = dict(os.environ, PYTHONPATH=str(ROOT))
+    environment.pop("PYTHONUNBUFFERED", None)  # what is not flushed would be lost
+
+    def command(script: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            [sys.executable, "-c", script, *argv],
+            cwd=ROOT,
+            env=environment,
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+
+    ended = command("from tritonlint.cli import run; run()")
+    returned = command("import sys; from tritonlint.cli import main; sys.exit(main())")
+    assert ended.returncode == returned.returncode != 0
+    assert (ended.stdout, ended.stderr) == (returned.stdout, returned.stderr)
+    assert ended.stdout or ended.stderr
