@@ -111,7 +111,7 @@ def test_the_console_script_ends_the_process_as_main_returns(argv: list[str]) ->
             check=False,
         )
 
-    ended = command("from tritonlint.cli import run; run()")
+    ended = command("from tritonlint.__main__ import run; run()")
     returned = command("import sys; from tritonlint.cli import main; sys.exit(main())")
     assert ended.returncode == returned.returncode != 0
     assert (ended.stdout, ended.stderr) == (returned.stdout, returned.stderr)

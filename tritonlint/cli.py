@@ -20,7 +20,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING
 
 from tritonlint import __version__
 from tritonlint.report.console import may_be_terminal, rich_console
@@ -150,11 +150,12 @@ def _add_report_options(check: argparse.ArgumentParser) -> None:
 
 @contextmanager
 def _without_cycle_collection() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a one-shot run builds its trees.
+    """Pause the cyclic garbage collector while a one-shot run imports the engine and builds
+    its trees.
 
-    Parsing creates many small objects that live until the run ends and form no cycles;
-    the collector would scan them again and again (it tripled the time of a large run).
-    A long-lived process (the language server) keeps the collector running.
+    Importing and parsing create many small objects that live until the run ends and form
+    no cycles; the collector would scan them again and again (it tripled the time of a
+    large run). A long-lived process (the language server) keeps the collector running.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -174,6 +175,27 @@ def lint_paths(paths: Sequence[Path], options: LintOptions) -> LintResult:
 
 
 def _check(args: argparse.Namespace) -> int:
+    with _without_cycle_collection():
+        options, report_format = _check_options(args)
+        result = lint_paths(args.paths, options)
+    if not args.smoke:
+        _report(result, report_format, args)
+        return _exit_status(result, args)
+    from tritonlint.smoke.command import check_smoke_exit, run_check_smoke
+
+    try:
+        smoke = run_check_smoke(args, result, options)
+    except SmokeUsageError as error:
+        raise UsageError(str(error)) from None
+    _report(smoke.result, report_format, args)
+    to_stdout = report_format == "text" and args.output is None
+    smoke.show(rich_console(stderr=not to_stdout))
+    return max(_exit_status(smoke.result, args), check_smoke_exit(smoke, args))
+
+
+def _check_options(args: argparse.Namespace) -> tuple[LintOptions, str]:
+    """What to check and how (the settings file's, under the command line's), and the report
+    format; raises UsageError."""
     from tritonlint.settings import SettingsError, load_settings
 
     try:
@@ -190,21 +212,7 @@ def _check(args: argparse.Namespace) -> int:
     misuse = check_smoke_usage(args)
     if misuse is not None:
         raise UsageError(misuse)
-    with _without_cycle_collection():
-        result = lint_paths(args.paths, options)
-    if not args.smoke:
-        _report(result, report_format, args)
-        return _exit_status(result, args)
-    from tritonlint.smoke.command import check_smoke_exit, run_check_smoke
-
-    try:
-        smoke = run_check_smoke(args, result, options)
-    except SmokeUsageError as error:
-        raise UsageError(str(error)) from None
-    _report(smoke.result, report_format, args)
-    to_stdout = report_format == "text" and args.output is None
-    smoke.show(rich_console(stderr=not to_stdout))
-    return max(_exit_status(smoke.result, args), check_smoke_exit(smoke, args))
+    return options, report_format
 
 
 def _lint_options(args: argparse.Namespace, settings: Settings, release: str) -> LintOptions:
@@ -401,23 +409,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
 
 
-def run() -> NoReturn:
-    """The ``tritonlint`` command: :func:`main`, then the process ends at once.
-
-    When ``main`` returns nothing is left to clean up (reports are written and closed,
-    worker processes and servers stopped), so the output is flushed and the process exits
-    without tearing down its modules and objects one by one, which takes a one-file run
-    milliseconds. Where the output cannot be flushed (a closed pipe), the interpreter
-    exits as usual and reports it.
-    """
-    status = main()
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except OSError:
-        sys.exit(status)
-    os._exit(status)
-
-
 if __name__ == "__main__":
-    run()
+    sys.exit(main())
