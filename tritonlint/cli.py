@@ -4,6 +4,10 @@
 rules; ``tritonlint explain CODE`` documents one. Exit status of ``check``: 0 when nothing at
 or above the ``--fail-on`` severity (default: error) was found, 1 when something was (0
 always with ``--exit-zero``), 2 for a usage error, a bad settings file or an internal failure.
+
+Each command imports what it uses when it runs: ``--version``, ``--help`` and argument errors
+load no rule, and a lint whose report goes to a pipe or a file loads neither rich nor the
+other report formats.
 """
 
 from __future__ import annotations
@@ -13,36 +17,27 @@ import gc
 import io
 import os
 import sys
-import traceback
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-
-from rich.console import Console
-from rich.markdown import Markdown
-from rich.table import Table
+from typing import TYPE_CHECKING
 
 from tritonlint import __version__
-from tritonlint.diagnostics import Severity
-from tritonlint.engine import LintOptions, LintResult, lint_paths
-from tritonlint.report.github import render_github
-from tritonlint.report.json_report import render_json
-from tritonlint.report.junit import render_junit
-from tritonlint.report.output import write_atomically
-from tritonlint.report.paths import display_path
-from tritonlint.report.rules_doc import render_rules_doc, rule_markdown
-from tritonlint.report.sarif import render_sarif
-from tritonlint.report.statistics import statistics_table
-from tritonlint.report.text_report import render_text
-from tritonlint.rules.registry import all_rules, by_code
+from tritonlint.report.console import may_be_terminal, rich_console
 from tritonlint.schema.releases import covered_releases, resolve_release
-from tritonlint.settings import Settings, SettingsError, load_settings
 from tritonlint.smoke.options import (
     SmokeUsageError,
     add_smoke_command,
     add_smoke_options,
     check_smoke_usage,
 )
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from tritonlint.diagnostics import Diagnostic
+    from tritonlint.engine import LintOptions, LintResult
+    from tritonlint.settings import Settings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 _COMMANDS = ("check", "rules", "explain", "smoke")
@@ -53,6 +48,8 @@ class UsageError(Exception):
 
 
 def _split_codes(values: list[str] | None) -> tuple[str, ...]:
+    from tritonlint.rules.registry import all_rules
+
     codes = tuple(c.strip() for v in values or [] for c in v.split(",") if c.strip())
     known = all_rules()
     for code in codes:
@@ -153,11 +150,12 @@ def _add_report_options(check: argparse.ArgumentParser) -> None:
 
 @contextmanager
 def _without_cycle_collection() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a one-shot run builds its trees.
+    """Pause the cyclic garbage collector while a one-shot run imports the engine and builds
+    its trees.
 
-    Parsing creates many small objects that live until the run ends and form no cycles;
-    the collector would scan them again and again (it tripled the time of a large run).
-    A long-lived process (the language server) keeps the collector running.
+    Importing and parsing create many small objects that live until the run ends and form
+    no cycles; the collector would scan them again and again (it tripled the time of a
+    large run). A long-lived process (the language server) keeps the collector running.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -169,7 +167,37 @@ def _without_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def _check(args: argparse.Namespace, console: Console) -> int:
+def lint_paths(paths: Sequence[Path], options: LintOptions) -> LintResult:
+    """The engine's :func:`~tritonlint.engine.lint_paths`, imported when a lint runs."""
+    from tritonlint.engine import lint_paths as lint
+
+    return lint(paths, options)
+
+
+def _check(args: argparse.Namespace) -> int:
+    with _without_cycle_collection():
+        options, report_format = _check_options(args)
+        result = lint_paths(args.paths, options)
+    if not args.smoke:
+        _report(result, report_format, args)
+        return _exit_status(result, args)
+    from tritonlint.smoke.command import check_smoke_exit, run_check_smoke
+
+    try:
+        smoke = run_check_smoke(args, result, options)
+    except SmokeUsageError as error:
+        raise UsageError(str(error)) from None
+    _report(smoke.result, report_format, args)
+    to_stdout = report_format == "text" and args.output is None
+    smoke.show(rich_console(stderr=not to_stdout))
+    return max(_exit_status(smoke.result, args), check_smoke_exit(smoke, args))
+
+
+def _check_options(args: argparse.Namespace) -> tuple[LintOptions, str]:
+    """What to check and how (the settings file's, under the command line's), and the report
+    format; raises UsageError."""
+    from tritonlint.settings import SettingsError, load_settings
+
     try:
         settings = load_settings(args.paths[0])
     except SettingsError as error:
@@ -184,26 +212,14 @@ def _check(args: argparse.Namespace, console: Console) -> int:
     misuse = check_smoke_usage(args)
     if misuse is not None:
         raise UsageError(misuse)
-    with _without_cycle_collection():
-        result = lint_paths(args.paths, options)
-    if not args.smoke:
-        _report(result, report_format, args, console)
-        return _exit_status(result, args)
-    from tritonlint.smoke.command import check_smoke_exit, run_check_smoke
-
-    try:
-        smoke = run_check_smoke(args, result, options)
-    except SmokeUsageError as error:
-        raise UsageError(str(error)) from None
-    _report(smoke.result, report_format, args, console)
-    to_stdout = report_format == "text" and args.output is None
-    smoke.show(console if to_stdout else Console(stderr=True, highlight=False))
-    return max(_exit_status(smoke.result, args), check_smoke_exit(smoke, args))
+    return options, report_format
 
 
 def _lint_options(args: argparse.Namespace, settings: Settings, release: str) -> LintOptions:
     """The settings file's options with the command line's over them: ``--select`` replaces
     the file's select and extend-select, ``--extend-select`` and ``--ignore`` add to it."""
+    from tritonlint.engine import LintOptions
+
     extend_select = _split_codes(args.extend_select)
     if args.select:
         select = _split_codes(args.select)
@@ -234,38 +250,70 @@ def _report_format(args: argparse.Namespace) -> str:
     return chosen
 
 
-def _report(
-    result: LintResult, report_format: str, args: argparse.Namespace, console: Console
-) -> None:
+def _report(result: LintResult, report_format: str, args: argparse.Namespace) -> None:
     """Print the report, or write it to ``--output``; then the statistics, if asked for."""
-    diagnostics = result.diagnostics
     if report_format == "text":
-        target = console
-        if args.output is not None:
-            buffer = io.StringIO()
-            target = Console(file=buffer, highlight=False, no_color=True, width=100)
-        render_text(diagnostics, result.models_checked, target)
-        if args.statistics:
-            target.print(statistics_table(diagnostics))
-        if args.output is not None:
-            _write(args.output, buffer.getvalue())
+        _report_text(result, args)
         return
-    renderers = {
-        "json": lambda: render_json(diagnostics),
-        "sarif": lambda: render_sarif(diagnostics),
-        "github": lambda: render_github(diagnostics, result.models_checked),
-        "junit": lambda: render_junit(diagnostics, result.checked),
-    }
-    report = renderers[report_format]()
+    report = _render(report_format, result)
     if args.output is None:
         print(report)
     else:
         _write(args.output, report + "\n")
     if args.statistics:
-        console.print(statistics_table(diagnostics))
+        _print_statistics(result.diagnostics, rich_console())
+
+
+def _report_text(result: LintResult, args: argparse.Namespace) -> None:
+    """The text report: through rich on what may be a terminal (in colour), else plain."""
+    from tritonlint.report.text_report import render_text, write_text
+
+    diagnostics, models = result.diagnostics, result.models_checked
+    if args.output is not None:
+        buffer = io.StringIO()
+        write_text(diagnostics, models, buffer)
+        if args.statistics:
+            _print_statistics(diagnostics, rich_console(file=buffer, no_color=True, width=100))
+        _write(args.output, buffer.getvalue())
+        return
+    if may_be_terminal(sys.stdout):
+        render_text(diagnostics, models, rich_console())
+    else:
+        write_text(diagnostics, models, sys.stdout)
+    if args.statistics:
+        _print_statistics(diagnostics, rich_console())
+
+
+def _render(report_format: str, result: LintResult) -> str:
+    """The report in one of the machine-readable formats (only its module is imported)."""
+    diagnostics = result.diagnostics
+    if report_format == "json":
+        from tritonlint.report.json_report import render_json
+
+        return render_json(diagnostics)
+    if report_format == "sarif":
+        from tritonlint.report.sarif import render_sarif
+
+        return render_sarif(diagnostics)
+    if report_format == "github":
+        from tritonlint.report.github import render_github
+
+        return render_github(diagnostics, result.models_checked)
+    from tritonlint.report.junit import render_junit
+
+    return render_junit(diagnostics, result.checked)
+
+
+def _print_statistics(diagnostics: list[Diagnostic], console: Console) -> None:
+    from tritonlint.report.statistics import statistics_table
+
+    console.print(statistics_table(diagnostics))
 
 
 def _write(path: Path, text: str) -> None:
+    from tritonlint.report.output import write_atomically
+    from tritonlint.report.paths import display_path
+
     try:
         write_atomically(path, text)
     except OSError as error:
@@ -275,6 +323,8 @@ def _write(path: Path, text: str) -> None:
 
 
 def _exit_status(result: LintResult, args: argparse.Namespace) -> int:
+    from tritonlint.diagnostics import Severity
+
     if args.exit_zero or args.fail_on == "never":
         return EXIT_CLEAN
     threshold = Severity(args.fail_on).rank
@@ -282,21 +332,30 @@ def _exit_status(result: LintResult, args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if failing else EXIT_CLEAN
 
 
-def _rules(console: Console) -> int:
+def _rules() -> int:
+    from rich.table import Table
+
+    from tritonlint.rules.registry import all_rules
+
     table = Table(show_lines=False)
     for column in ("code", "name", "severity", "pack", "summary"):
         table.add_column(column)
     for rule in all_rules():
         table.add_row(rule.code, rule.name, rule.severity.value, rule.pack, rule.summary)
-    console.print(table)
+    rich_console().print(table)
     return EXIT_CLEAN
 
 
-def _explain(code: str, console: Console) -> int:
+def _explain(code: str) -> int:
+    from rich.markdown import Markdown
+
+    from tritonlint.report.rules_doc import rule_markdown
+    from tritonlint.rules.registry import all_rules, by_code
+
     rule = by_code(code) or next((r for r in all_rules() if r.name == code), None)
     if rule is None:
         raise UsageError(f"no rule {code!r}; `tritonlint rules` lists them")
-    console.print(Markdown(rule_markdown(rule)))
+    rich_console().print(Markdown(rule_markdown(rule)))
     return EXIT_CLEAN
 
 
@@ -313,33 +372,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(arguments)
     except SystemExit as done:  # --help, --version, or a usage error already printed
         return done.code if isinstance(done.code, int) else EXIT_USAGE
-    console = Console(highlight=False)
-    errors = Console(stderr=True, highlight=False)
     try:
         if args.command == "rules":
             if args.markdown:
+                from tritonlint.report.rules_doc import render_rules_doc
+
                 print(render_rules_doc(), end="")
                 return EXIT_CLEAN
-            return _rules(console)
+            return _rules()
         if args.command == "explain":
-            return _explain(args.code, console)
+            return _explain(args.code)
         if args.command == "check":
-            return _check(args, console)
+            return _check(args)
         if args.command == "smoke":
             from tritonlint.smoke.command import run_smoke_command
 
             try:
-                return run_smoke_command(args, console)
+                return run_smoke_command(args, rich_console())
             except SmokeUsageError as error:
                 raise UsageError(str(error)) from None
         parser.print_help()
         return EXIT_USAGE
     except UsageError as error:
-        errors.print(f"tritonlint: error: {error}", style="bold red")
+        rich_console(stderr=True).print(f"tritonlint: error: {error}", style="bold red")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     except Exception:
+        import traceback
+
+        errors = rich_console(stderr=True)
         errors.print(
             "tritonlint: internal error (this is a bug, please report it):", style="bold red"
         )

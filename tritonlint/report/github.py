@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.report.paths import display_path
-from tritonlint.report.text_report import _summary
+from tritonlint.report.text_report import summary_text
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
 
@@ -56,5 +56,5 @@ def annotation(diagnostic: Diagnostic) -> str:
 
 def render_github(diagnostics: list[Diagnostic], models_checked: int) -> str:
     lines = [annotation(d) for d in diagnostics]
-    lines.append(_summary(diagnostics, models_checked).plain)
+    lines.append(summary_text(diagnostics, models_checked))
     return "\n".join(lines)

@@ -1,17 +1,35 @@
-"""Text output in the style of rustc and ruff: location, code, message, source line, caret."""
+"""Text output in the style of rustc and ruff: location, code, message, source line, caret.
+
+The report is made of lines of styled pieces. A terminal gets them through rich, in colour
+(:func:`render_text`); a pipe or a file gets them as plain text (:func:`write_text`), without
+importing rich, whose import alone costs a one-file run more than the lint itself. The plain
+text is what rich prints where there is no terminal: rich drops a few control characters and
+expands tabs, and so does :func:`_plain_line`; only a summary line wider than the console,
+which rich wraps, stays whole.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING, TextIO
 
 from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.report.paths import display_path
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+#: Text and its rich style ("" for none).
+Piece = tuple[str, str]
+#: One line of the report (no pieces: an empty line).
+Line = tuple[Piece, ...]
+
 _STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}
+#: The control characters rich leaves out of any text it prints: bell, backspace, vertical
+#: tab, form feed and carriage return.
+_DROPPED_BY_RICH = dict.fromkeys((7, 8, 11, 12, 13))
 
 
 class _Sources:
@@ -32,7 +50,7 @@ class _Sources:
         return lines[number - 1].rstrip("\r")
 
 
-def _frame(diagnostic: Diagnostic, sources: _Sources) -> list[Text]:
+def _frame(diagnostic: Diagnostic, sources: _Sources) -> list[Line]:
     span = diagnostic.span
     if span is None:
         return []
@@ -46,60 +64,94 @@ def _frame(diagnostic: Diagnostic, sources: _Sources) -> list[Text]:
     width = max(1, end - start)
     style = _STYLES[diagnostic.severity]
     return [
-        Text(f"{gutter} |", style="blue"),
-        Text.assemble((f"{span.line} | ", "blue"), expanded),
-        Text.assemble((f"{gutter} | ", "blue"), " " * start, ("^" * width, style)),
+        ((f"{gutter} |", "blue"),),
+        ((f"{span.line} | ", "blue"), (expanded, "")),
+        ((f"{gutter} | ", "blue"), (" " * start, ""), ("^" * width, style)),
     ]
 
 
-def _heading(diagnostic: Diagnostic) -> Text:
+def _heading(diagnostic: Diagnostic) -> Line:
     location = display_path(diagnostic.path)
     if diagnostic.span is not None:
         location += f":{diagnostic.span.line}:{diagnostic.span.column}"
-    return Text.assemble(
+    style = _STYLES[diagnostic.severity]
+    return (
         (location, "bold"),
-        ": ",
-        (diagnostic.code, _STYLES[diagnostic.severity]),
-        " ",
-        (f"[{diagnostic.severity.value}] ", _STYLES[diagnostic.severity]),
-        diagnostic.message,
+        (": ", ""),
+        (diagnostic.code, style),
+        (" ", ""),
+        (f"[{diagnostic.severity.value}] ", style),
+        (diagnostic.message, ""),
     )
 
 
-def _summary(diagnostics: list[Diagnostic], models: int) -> Text:
+def _note(diagnostic: Diagnostic) -> Iterator[Line]:
+    for related in diagnostic.related:
+        where = display_path(related.path)
+        if related.span is not None:
+            where += f":{related.span.line}:{related.span.column}"
+        yield (("  = note: ", "bold"), (f"{related.message} ({where})", ""))
+
+
+def _findings(diagnostics: list[Diagnostic]) -> Iterator[Line]:
+    """Every finding: its heading, the source line it points at, its notes."""
+    sources = _Sources()
+    for diagnostic in diagnostics:
+        yield _heading(diagnostic)
+        yield from _frame(diagnostic, sources)
+        yield from _note(diagnostic)
+        if diagnostic.span is not None:
+            yield ()
+
+
+def _summary(diagnostics: list[Diagnostic], models: int) -> Line:
     counts = Counter(d.severity for d in diagnostics)
     checked = f"{models} model{'s' if models != 1 else ''} checked"
     if not diagnostics:
-        return Text.assemble(("All checks passed", "bold green"), f" ({checked}).")
-    parts = []
+        return (("All checks passed", "bold green"), (f" ({checked}).", ""))
+    parts: list[Piece] = []
     for severity in (Severity.ERROR, Severity.WARNING, Severity.INFO):
         if counts[severity]:
             noun = severity.value if counts[severity] == 1 else f"{severity.value}s"
+            if parts:
+                parts.append((", ", ""))
             parts.append((f"{counts[severity]} {noun}", _STYLES[severity]))
-    text = Text("Found ")
-    for index, part in enumerate(parts):
-        if index:
-            text.append(", ")
-        text.append(*part)
-    text.append(f" ({checked}).")
-    return text
+    return (("Found ", ""), *parts, (f" ({checked}).", ""))
+
+
+def summary_text(diagnostics: list[Diagnostic], models: int) -> str:
+    """The summary line, unstyled: ``Found 2 errors, 1 warning (3 models checked).``"""
+    return "".join(text for text, _ in _summary(diagnostics, models))
 
 
 def render_text(diagnostics: list[Diagnostic], models: int, console: Console) -> None:
-    sources = _Sources()
-    for diagnostic in diagnostics:
-        console.print(_heading(diagnostic), soft_wrap=True, highlight=False)
-        for line in _frame(diagnostic, sources):
-            console.print(line, soft_wrap=True, highlight=False)
-        for related in diagnostic.related:
-            where = display_path(related.path)
-            if related.span is not None:
-                where += f":{related.span.line}:{related.span.column}"
-            console.print(
-                Text.assemble(("  = note: ", "bold"), f"{related.message} ({where})"),
-                soft_wrap=True,
-                highlight=False,
-            )
-        if diagnostic.span is not None:
-            console.print()
-    console.print(_summary(diagnostics, models), highlight=False)
+    """The report on a rich console (in colour on a terminal)."""
+    from rich.text import Text
+
+    for line in _findings(diagnostics):
+        console.print(Text.assemble(*line), soft_wrap=True, highlight=False)
+    console.print(Text.assemble(*_summary(diagnostics, models)), highlight=False)
+
+
+def write_text(diagnostics: list[Diagnostic], models: int, stream: TextIO) -> None:
+    """The report as plain text, as rich prints it where there is no terminal."""
+    lines = [*_findings(diagnostics), _summary(diagnostics, models)]
+    stream.write("".join(_plain_line(line) + "\n" for line in lines))
+
+
+def _plain_line(line: Line) -> str:
+    """A line's text as rich prints it where there is no terminal."""
+    text = "".join(piece for piece, _ in line).translate(_DROPPED_BY_RICH)
+    if "\t" in text:
+        text = _expand_tabs(text)
+    return text
+
+
+def _expand_tabs(text: str) -> str:
+    """Tabs expanded as rich expands them: to the next multiple of 8 terminal cells, where a
+    wide character takes two cells. Rare enough in a report to leave it to rich."""
+    from rich.text import Text
+
+    expanded = Text(text)
+    expanded.expand_tabs(8)
+    return expanded.plain

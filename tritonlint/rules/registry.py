@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,9 +48,9 @@ class Rule:
     severity: Severity
     pack: str
     summary: str
-    explanation: str
-    bad: str
-    good: str
+    #: The explanation and the bad and good examples, indented as written in the rule's
+    #: module; dedented when first read (a lint reads none of them).
+    written: tuple[str, str, str]
     #: What tritonserver logs when it refuses a model for this reason, where it does.
     server_message: str | None = None
     check: Check | None = None
@@ -59,6 +60,18 @@ class Rule:
     backend_check: bool = False
     #: A ModelConfig field the rule is about, where only some releases have it.
     requires_field: str | None = None
+
+    @cached_property
+    def explanation(self) -> str:
+        return inspect.cleandoc(self.written[0])
+
+    @cached_property
+    def bad(self) -> str:
+        return inspect.cleandoc(self.written[1])
+
+    @cached_property
+    def good(self) -> str:
+        return inspect.cleandoc(self.written[2])
 
     def diagnostic(
         self,
@@ -92,7 +105,7 @@ def _documented(
     backend_check: bool = False,
     requires_field: str | None = None,
 ) -> Rule:
-    """A rule with its documentation (summary, explanation, bad and good examples) dedented."""
+    """A rule with its documentation: summary, explanation, bad and good examples."""
     summary, explanation, bad, good = text
     rule = Rule(
         code,
@@ -100,9 +113,7 @@ def _documented(
         severity,
         pack,
         summary,
-        inspect.cleandoc(explanation),
-        inspect.cleandoc(bad),
-        inspect.cleandoc(good),
+        (explanation, bad, good),
         server_message,
         check,
         repository_check,

@@ -1,4 +1,8 @@
-"""The ModelConfig schemas shipped in ``protos/``, one per Triton release."""
+"""The ModelConfig schemas shipped in ``protos/``, one per Triton release.
+
+Naming and resolving releases reads only ``protos/releases.json``; protobuf is imported when
+the first schema is loaded, and a run loads only the schemas it uses.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +10,13 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
-from google.protobuf.descriptor import Descriptor, EnumDescriptor
-from google.protobuf.message import Message
+from typing import TYPE_CHECKING
 
 from tritonlint.resources import data_path
+
+if TYPE_CHECKING:
+    from google.protobuf.descriptor import Descriptor, EnumDescriptor
+    from google.protobuf.message import Message
 
 #: The release of the tritonserver in the ``nvidia-pytriton`` wheel the test suite runs.
 SERVER_RELEASE = "2.51.0"
@@ -150,6 +155,8 @@ def load_schema(release: str | None = None) -> Schema:
 
 @cache
 def _load(release: str) -> Schema:
+    from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
     data = (data_path("protos") / release / "model_config.binpb").read_bytes()
     file_set = descriptor_pb2.FileDescriptorSet.FromString(data)
     pool = descriptor_pool.DescriptorPool()

@@ -1,0 +1,147 @@
+"""The text report: plain text where there is no terminal, the same through rich on one."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from tritonlint.cli import main
+from tritonlint.diagnostics import Diagnostic, RelatedLocation, Severity
+from tritonlint.report.text_report import render_text, summary_text, write_text
+from tritonlint.span import Span
+
+#: A config whose lines hold what rich changes when it prints: tabs, a form feed, a carriage
+#: return, wide characters.
+SOURCE = 'name:\t"m"\r\nbackend: "\x0connx"\nlabel: "\u6f22\u5b57\tx"\n'
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def span(line: int, column: int, end_column: int, end_line: int | None = None) -> Span:
+    end = line if end_line is None else end_line
+    return Span(line, column, end, end_column, 0, 0)
+
+
+def findings(config: Path) -> list[Diagnostic]:
+    folder = config.parent
+    first = RelatedLocation(path=config, span=span(1, 1, 5), message="first\tgiven here")
+    around = RelatedLocation(path=folder, message="the folder")
+    return [
+        Diagnostic("TL201", "a", Severity.ERROR, "a tab\there", config, span(1, 6, 9)),
+        Diagnostic("TL301", "b", Severity.WARNING, "form\x0cfeed", config, span(2, 10, 17)),
+        Diagnostic(
+            "TL401", "c", Severity.INFO, "\u6f22\u5b57\tin a message", config, span(3, 8, 14)
+        ),
+        Diagnostic("TL402", "d", Severity.ERROR, "over lines", config, span(1, 1, 3, end_line=3)),
+        Diagnostic("TL212", "e", Severity.ERROR, "a folder\r", folder),
+        Diagnostic("TL107", "f", Severity.ERROR, "twice", config, span(2, 1, 8), (first, around)),
+        Diagnostic("TL001", "g", Severity.ERROR, "unreadable", folder / "gone", span(4, 1, 2)),
+    ]
+
+
+def rich_text(diagnostics: list[Diagnostic], models: int) -> str:
+    """The report as rich prints it where there is no terminal."""
+    buffer = io.StringIO()
+    render_text(diagnostics, models, Console(file=buffer, highlight=False))
+    return buffer.getvalue()
+
+
+def plain_text(diagnostics: list[Diagnostic], models: int) -> str:
+    buffer = io.StringIO()
+    write_text(diagnostics, models, buffer)
+    return buffer.getvalue()
+
+
+def test_plain_text_is_what_rich_prints_without_a_terminal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "m" / "config.pbtxt"
+    config.parent.mkdir()
+    config.write_bytes(SOURCE.encode())
+    diagnostics = findings(config)
+    for models in (0, 1, 3):
+        assert plain_text(diagnostics, models) == rich_text(diagnostics, models)
+        assert plain_text([], models) == rich_text([], models)
+    for diagnostic in diagnostics:
+        assert plain_text([diagnostic], 1) == rich_text([diagnostic], 1)
+
+
+def test_plain_text_of_a_finding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "m" / "config.pbtxt"
+    config.parent.mkdir()
+    config.write_bytes(SOURCE.encode())
+    [tab, form_feed, wide, *_] = findings(config)
+    # A tab goes to the next multiple of 8 cells (a wide character takes two); control
+    # characters are dropped; a tab in the source line is one space.
+    assert plain_text([tab, form_feed, wide], 1).splitlines() == [
+        "m/config.pbtxt:1:6: TL201 [error] a tab here",
+        "  |",
+        '1 | name: "m"',
+        "  |      ^^^",
+        "",
+        "m/config.pbtxt:2:10: TL301 [warning] formfeed",
+        "  |",
+        '2 | backend: "onnx"',
+        "  |          ^^^^^^^",
+        "",
+        "m/config.pbtxt:3:8: TL401 [info] \u6f22\u5b57   in a message",
+        "  |",
+        '3 | label: "\u6f22\u5b57 x"',
+        "  |        ^^^^^^",
+        "",
+        "Found 1 error, 1 warning, 1 info (1 model checked).",
+    ]
+
+
+def test_the_summary_line(tmp_path: Path) -> None:
+    config = tmp_path / "config.pbtxt"
+    diagnostics = findings(config)
+    assert summary_text([], 1) == "All checks passed (1 model checked)."
+    assert summary_text(diagnostics[:3], 2) == (
+        "Found 1 error, 1 warning, 1 info (2 models checked)."
+    )
+    assert summary_text(diagnostics[3:5], 2) == "Found 2 errors (2 models checked)."
+
+
+@pytest.fixture
+def broken_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``models/m`` named ``other`` (TL201) and without a version folder (TL212)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", "400")
+    for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR"):
+        monkeypatch.delenv(name, raising=False)
+    folder = tmp_path / "models" / "m"
+    folder.mkdir(parents=True)
+    (folder / "config.pbtxt").write_text('name: "other"\nbackend: "python"\n', encoding="utf-8")
+    return folder
+
+
+def test_a_terminal_gets_the_same_report_in_colour(
+    broken_model: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert main(["models"]) == 1
+    plain = capsys.readouterr().out
+    assert "TL201 [error]" in plain and "\x1b[" not in plain
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.setenv("TERM", "xterm-256color")
+    assert main(["models"]) == 1
+    coloured = capsys.readouterr().out
+    assert "\x1b[1;31mTL201\x1b[0m" in coloured
+    assert ANSI.sub("", coloured) == plain
+
+
+def test_statistics_follow_the_plain_report(
+    broken_model: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["models", "--statistics"]) == 1
+    out = capsys.readouterr().out
+    summary = "Found 2 errors (1 model checked)."
+    assert summary in out
+    report, table = out.split(summary)
+    assert "TL201 [error]" in report
+    assert "Findings per rule" in table and "TL201" in table

@@ -1,0 +1,38 @@
+"""``python -m tritonlint``, and the installed ``tritonlint`` script (:func:`run`)."""
+
+from __future__ import annotations
+
+import gc
+import os
+import sys
+from typing import NoReturn
+
+
+def run() -> NoReturn:
+    """The ``tritonlint`` command in a process of its own: :func:`tritonlint.cli.main`, then
+    the process ends at once.
+
+    The command line's modules are imported with the cyclic garbage collector paused, and
+    frozen once imported: they live as long as the process, and the collector would scan
+    them again and again while they load. When ``main`` returns nothing is left to clean up
+    (reports are written and closed, worker processes and servers stopped), so the output
+    is flushed and the process exits without tearing down its modules and objects one by
+    one. Where the output cannot be flushed (a closed pipe), the interpreter exits as usual
+    and reports it.
+    """
+    gc.disable()
+    from tritonlint.cli import main
+
+    gc.freeze()
+    gc.enable()
+    status = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except OSError:
+        sys.exit(status)
+    os._exit(status)
+
+
+if __name__ == "__main__":
+    run()
