@@ -123,7 +123,8 @@ def main() -> int:
             name = f"pipeline_{index:02d}"
             _write(root, name, _ensemble(name, first, second), ".keep")
         models = sum(1 for _ in root.iterdir())
-        edit = (_plain("shared").replace("max_batch_size: 8", "max_batch_size: 4"), _plain("shared"))
+        smaller = _plain("shared").replace("max_batch_size: 8", "max_batch_size: 4")
+        edit = (smaller, _plain("shared"))
         workspace = Workspace(root)
         timings, rechecked = _time_edits(workspace, shared, edit, args.repeat)
         _report(f"edit in a model 50 ensembles run ({models} models)", timings, rechecked)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from generated_repository import generate  # noqa: E402
+from generated_repository import generate
 
 
 def _run(repository: Path) -> tuple[float, int]:

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import multiprocessing
-import threading
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine.checks import walk_diagnostics
-from tritonlint.engine.model_check import default_jobs
+from tritonlint.engine.model_check import can_fork, default_jobs
 from tritonlint.engine.options import LintOptions
 from tritonlint.engine.workspace import Workspace
 from tritonlint.repository.walker import Source, plan
@@ -73,12 +70,7 @@ _SPREAD_FROM = 16
 
 
 def _spread(jobs: int, count: int) -> bool:
-    return (
-        jobs > 1
-        and count >= _SPREAD_FROM
-        and "fork" in multiprocessing.get_all_start_methods()
-        and threading.active_count() == 1
-    )
+    return jobs > 1 and count >= _SPREAD_FROM and can_fork()
 
 
 def _map_sources(
@@ -87,6 +79,9 @@ def _map_sources(
     jobs: int,
 ) -> Iterable[tuple[list[Diagnostic], list[Path]]]:
     """``work`` over the sources in forked worker processes, each source whole in one."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     context = multiprocessing.get_context("fork")
     chunk = max(1, len(sources) // (jobs * 16))
     with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:

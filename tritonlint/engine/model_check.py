@@ -7,11 +7,9 @@ model's parsed config again unless the model, or one it depends on, changes.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from tritonlint.diagnostics import Diagnostic
@@ -69,6 +67,9 @@ def check_models(
     """
     if not _parallel(jobs, len(names)):
         return {name: check_model(repository, repository.by_name[name], rules) for name in names}
+    import multiprocessing  # only a parallel check needs these
+    from concurrent.futures import ProcessPoolExecutor
+
     global _forked
     _forked = (repository, rules)
     try:
@@ -90,12 +91,16 @@ def _check_share(names: list[str]) -> dict[str, ModelCheck]:
 
 
 def _parallel(jobs: int, count: int) -> bool:
-    return (
-        jobs > 1
-        and count >= PARALLEL_FROM
-        and "fork" in multiprocessing.get_all_start_methods()
-        and threading.active_count() == 1
-    )
+    return jobs > 1 and count >= PARALLEL_FROM and can_fork()
+
+
+def can_fork() -> bool:
+    """Whether worker processes can be forked safely: supported, and no other thread runs."""
+    if threading.active_count() != 1:
+        return False
+    import multiprocessing
+
+    return "fork" in multiprocessing.get_all_start_methods()
 
 
 def default_jobs() -> int:

@@ -23,6 +23,7 @@ from typing import Any
 from google.protobuf.descriptor import FieldDescriptor
 
 from tritonlint.document import ConfigDocument
+from tritonlint.schema.binder import is_map_entry
 from tritonlint.schema.doubts import Doubts, MessagePath
 
 
@@ -124,7 +125,7 @@ def _wrap(
         return value
     entry = descriptor.message_type
     assert entry is not None
-    if entry.GetOptions().map_entry:
+    if is_map_entry(entry):
         if entry.fields_by_name["value"].type != FieldDescriptor.TYPE_MESSAGE:
             return value
         return _TrackedMap(value, path, doubts, log)

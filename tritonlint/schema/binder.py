@@ -7,9 +7,9 @@ does. Unlike it, binding goes on after a problem, so that one run reports them a
 
 from __future__ import annotations
 
-import difflib
 import math
 from dataclasses import dataclass, field
+from functools import cache
 
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message as ProtoMessage
@@ -51,6 +51,8 @@ def bind(document: Document, config: ProtoMessage) -> BoundConfig:
 
 def suggestion(name: str, candidates: list[str]) -> str | None:
     """The closest candidate to a misspelt ``name``, if one is close enough."""
+    import difflib  # only a misspelt name needs it
+
     lowered = name.lower()
     by_lower = {candidate.lower(): candidate for candidate in candidates}
     for low, candidate in by_lower.items():
@@ -82,8 +84,15 @@ def _is_map(descriptor: FieldDescriptor) -> bool:
     return bool(
         _is_message(descriptor)
         and descriptor.is_repeated
-        and message_type(descriptor).GetOptions().map_entry
+        and is_map_entry(message_type(descriptor))
     )
+
+
+@cache
+def is_map_entry(descriptor: Descriptor) -> bool:
+    """Whether a message type is the entry type of a map field."""
+    # Only a type with options can be a map entry: reading options imports descriptor_pb2.
+    return bool(descriptor.has_options and descriptor.GetOptions().map_entry)
 
 
 def _type_label(descriptor: FieldDescriptor) -> str:
