@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from tritonlint.diagnostics import Severity
+from tritonlint.diagnostics import Applicability, Fix, Severity, TextEdit
+from tritonlint.edits import quote
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import Finding, rule
 
@@ -20,7 +21,8 @@ _UNADDRESSABLE = re.compile(r"[\s?#%\\\"<>|*]")
     explanation="""
     tritonserver knows a model by its folder's name. When `name` is set it must be exactly
     that name; otherwise the model is refused (after its other checks pass). `name` may
-    also be left out: the server fills it in from the folder.
+    also be left out: the server fills it in from the folder. A safe fix sets `name` to the
+    folder's name.
     """,
     bad="""
     # model_repository/resnet50/config.pbtxt
@@ -44,7 +46,18 @@ def name_mismatch(ctx: ModelContext) -> Iterator[Finding]:
             f'name "{config.name}" differs from the model folder "{ctx.model.name}"; '
             f"tritonserver refuses it: unexpected directory name '{ctx.model.name}' for model "
             f"'{config.name}', directory name must equal model name",
+            fixes=_folder_name_fix(ctx),
         )
+
+
+def _folder_name_fix(ctx: ModelContext) -> tuple[Fix, ...]:
+    """Set `name` to the folder's name: the server knows the model by its folder."""
+    folder = quote(ctx.model.name)
+    span = ctx.span(("name",))
+    if folder is None or span is None:
+        return ()
+    title = f"Set name to {folder}, the model folder's name"
+    return (Fix(title, (TextEdit(span, folder),), Applicability.SAFE),)
 
 
 @rule(
