@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from tritonlint.diagnostics import Applicability, Fix, Severity, TextEdit
+from tritonlint.diagnostics import Applicability, Fix, Severity
 from tritonlint.edits import quote
 from tritonlint.rules.context import ModelContext
+from tritonlint.rules.fixes import fix, set_value
 from tritonlint.rules.registry import Finding, rule
 
 _UNADDRESSABLE = re.compile(r"[\s?#%\\\"<>|*]")
@@ -53,11 +54,10 @@ def name_mismatch(ctx: ModelContext) -> Iterator[Finding]:
 def _folder_name_fix(ctx: ModelContext) -> tuple[Fix, ...]:
     """Set `name` to the folder's name: the server knows the model by its folder."""
     folder = quote(ctx.model.name)
-    span = ctx.span(("name",))
-    if folder is None or span is None:
+    if folder is None:
         return ()
     title = f"Set name to {folder}, the model folder's name"
-    return (Fix(title, (TextEdit(span, folder),), Applicability.SAFE),)
+    return fix(title, Applicability.SAFE, set_value(ctx, ("name",), folder))
 
 
 @rule(
