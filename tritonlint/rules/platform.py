@@ -20,7 +20,7 @@ from tritonlint.repository.autofill import (
     complete,
 )
 from tritonlint.rules.context import ModelContext
-from tritonlint.rules.fixes import fix, remove_top_level, rename, set_value
+from tritonlint.rules.fixes import fix, insert_after, remove_top_level, rename, set_value
 from tritonlint.rules.registry import Finding, rule
 
 _UNEXPECTED_PLATFORM = "unexpected platform type '{platform}' for {model}"
@@ -285,7 +285,8 @@ def platform_backend_mismatch(ctx: ModelContext) -> Iterator[Finding]:
     With no `platform`, no `backend` and no `default_model_filename`, the server looks for a
     known model file in the first version folder; failing that it takes the backend from a
     folder name of the form `model.<backend>`. An ensemble config that forgets
-    `platform: "ensemble"` lands here too.
+    `platform: "ensemble"` lands here too; for it, a safe fix writes `platform: "ensemble"`
+    after `name`.
     """,
     bad="""
     name: "preprocess"
@@ -305,16 +306,21 @@ def undeterminable_backend(ctx: ModelContext) -> Iterator[Finding]:
     config = ctx.config
     if config is None or not ctx.completed.undeterminable:
         return
+    ensemble = config.HasField("ensemble_scheduling")
     hint = (
         '; an ensemble needs platform: "ensemble"'
-        if config.HasField("ensemble_scheduling")
+        if ensemble
         else "; set `backend` (or `platform`)"
     )
+    title = 'Write platform: "ensemble"'
     yield Finding(
         f"cannot tell which backend serves model '{ctx.name}': no platform, backend or "
         f"default_model_filename, and no known model file in the first version folder{hint}",
         ctx.config_path,
         ctx.span(("name",), "field"),
+        fixes=fix(title, Applicability.SAFE, insert_after(ctx, ("name",), 'platform: "ensemble"'))
+        if ensemble
+        else (),
     )
 
 
