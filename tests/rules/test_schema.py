@@ -187,6 +187,48 @@ FIXES = [
         HEAD + IO,
     ),
     (
+        "TL102",
+        HEAD + IO + 'parameters { key: "model_type" value: "Transformer" }\n',
+        'Write { string_value: "Transformer" }', Applicability.SAFE,
+        TextEdit(Span(4, 39, 4, 52, 184, 197), '{ string_value: "Transformer" }'),
+        HEAD + IO + 'parameters { key: "model_type" value: { string_value: "Transformer" } }\n',
+    ),
+    (
+        "TL102",
+        HEAD + "max_batch_size: [ 8 ]\n" + IO + "dynamic_batching { }\n",
+        "Write 8", Applicability.SAFE,
+        TextEdit(Span(2, 17, 2, 22, 45, 50), "8"),
+        HEAD + "max_batch_size: 8\n" + IO + "dynamic_batching { }\n",
+    ),
+    (
+        "TL103",
+        "name: m\n" + HEAD + IO,
+        'Write "m"', Applicability.SAFE,
+        TextEdit(Span(1, 7, 1, 8, 6, 7), '"m"'),
+        'name: "m"\n' + HEAD + IO,
+    ),
+    (
+        "TL103",
+        HEAD + 'max_batch_size: "8"\n' + IO + "dynamic_batching { }\n",
+        "Write 8", Applicability.SAFE,
+        TextEdit(Span(2, 17, 2, 20, 45, 48), "8"),
+        HEAD + "max_batch_size: 8\n" + IO + "dynamic_batching { }\n",
+    ),
+    (
+        "TL103",
+        HEAD + "max_batch_size: 8.0\n" + IO + "dynamic_batching { }\n",
+        "Write 8", Applicability.SAFE,
+        TextEdit(Span(2, 17, 2, 20, 45, 48), "8"),
+        HEAD + "max_batch_size: 8\n" + IO + "dynamic_batching { }\n",
+    ),
+    (
+        "TL105",
+        HEAD + IO.replace("TYPE_FP32", '"TYPE_FP32"', 1),
+        'Replace "TYPE_FP32" with TYPE_FP32', Applicability.SAFE,
+        TextEdit(Span(2, 32, 2, 43, 60, 71), "TYPE_FP32"),
+        HEAD + IO,
+    ),
+    (
         "TL107",
         HEAD + "max_batch_size: 8\n" + IO + "max_batch_size: 8  # again\n",
         "Remove the repeated 'max_batch_size'", Applicability.SAFE,
@@ -221,7 +263,21 @@ FIXES = [
 @pytest.mark.parametrize(
     ("code", "bad", "title", "applicability", "edit", "good"),
     FIXES,
-    ids=["TL101", "TL105", "TL105-prefix", "TL107", "TL107-nested", "TL108-first", "TL108"],
+    ids=[
+        "TL101",
+        "TL105",
+        "TL105-prefix",
+        "TL102-parameter",
+        "TL102-list",
+        "TL103-quote",
+        "TL103-unquote",
+        "TL103-whole-number",
+        "TL105-quoted",
+        "TL107",
+        "TL107-nested",
+        "TL108-first",
+        "TL108",
+    ],
 )
 def test_schema_fix(
     repo: Repo,
@@ -249,8 +305,23 @@ def test_schema_fix(
         # Two different values: which one is meant is not for a tool to say.
         ("TL107", HEAD + "max_batch_size: 8\n" + IO + "max_batch_size: 16\n"),
         ("TL107", HEAD + "dynamic_batching { }\n" + IO + "dynamic_batching { }\n"),
+        # 8.5 is no integer; "x" is no number, in a list or not.
+        ("TL103", HEAD + "max_batch_size: 8.5\n" + IO),
+        ("TL103", HEAD + 'max_batch_size: "x"\n' + IO),
+        ("TL102", HEAD + 'max_batch_size: [ "x" ]\n' + IO),
+        ("TL102", HEAD + "max_batch_size: [ 8, 16 ]\n" + IO),
     ],
-    ids=["no-suggestion", "later-release", "no-enum-suggestion", "different-values", "messages"],
+    ids=[
+        "no-suggestion",
+        "later-release",
+        "no-enum-suggestion",
+        "different-values",
+        "messages",
+        "fraction",
+        "word",
+        "list-of-a-word",
+        "list-of-two",
+    ],
 )
 def test_schema_findings_without_a_certain_edit_have_no_fix(
     repo: Repo, code: str, text: str

@@ -44,7 +44,8 @@ declare(
     explanation="""
     A message field takes `{ ... }`, a scalar field takes one value, and only repeated fields
     take a `[ ... ]` list. The classic case is a parameter written as a plain string, where
-    `value` is a message with a `string_value` field.
+    `value` is a message with a `string_value` field. A safe fix writes such a string as
+    `{ string_value: ... }`, and a list of one value as that value.
     """,
     bad="""
     parameters { key: "model_type" value: "Transformer" }
@@ -64,7 +65,9 @@ declare(
     explanation="""
     Integers take a decimal, hex (`0x`) or octal (`0`-prefixed) number; floats take a
     number, `inf` or `nan`; booleans take `true`/`false` (or `True`, `t`, `1` ...); strings
-    must be quoted and valid UTF-8. An unquoted string is the most common case.
+    must be quoted and valid UTF-8. An unquoted string is the most common case. Where the
+    value is plainly meant (an unquoted word for a string, a quoted number for an integer,
+    `8.0` for an integer), a safe fix writes it as the field's type takes it.
     """,
     bad="""
     name: resnet50
@@ -112,7 +115,8 @@ declare(
     Enum fields take one of the names the enum defines: data types are `TYPE_FP32`,
     `TYPE_INT64`, ... (not `FP32` or `TYPE_FLOAT32`), instance kinds are `KIND_GPU`,
     `KIND_CPU`, `KIND_MODEL`, `KIND_AUTO`. The message suggests the closest name, and an
-    unsafe fix puts it in place (check that it is the value you meant).
+    unsafe fix puts it in place (check that it is the value you meant); a value name in
+    quotes, a safe fix unquotes.
     """,
     bad="""
     data_type: TYPE_FLOAT32

@@ -15,7 +15,7 @@ from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescript
 from google.protobuf.message import Message as ProtoMessage
 
 from tritonlint.diagnostics import Applicability, Fix, TextEdit
-from tritonlint.edits import remove_fields
+from tritonlint.edits import quote, remove_fields
 from tritonlint.schema.doubts import Doubts
 from tritonlint.schema.history import unknown_enum_value_note, unknown_field_note
 from tritonlint.schema.scalars import Converted, ScalarValue, convert
@@ -248,6 +248,7 @@ class _Binder:
                     f"field '{descriptor.name}' is not repeated and takes one "
                     f"{_type_label(descriptor)}, not a list",
                     value.span,
+                    fixes=_unlisted(descriptor, value),
                 )
                 return
             # The field as a whole is the list, not its first element.
@@ -276,6 +277,7 @@ class _Binder:
                         f"field '{descriptor.name}' takes a message "
                         f"({_type_label(descriptor)}) written {{ ... }}, found {value.text}",
                         value.span,
+                        fixes=_wrapped(descriptor, value),
                     )
                 return
             self._message_value(target, descriptor, place, value, path)
@@ -374,7 +376,8 @@ class _Binder:
                     if result.kind == "range"
                     else StageRule.INVALID_VALUE
                 )
-                self.report(rule, result.message, value.span)
+                fixes = _respelled(descriptor, value) if result.kind == "literal" else ()
+                self.report(rule, result.message, value.span, fixes=fixes)
             return
         self._warn_unknown_enum_number(descriptor, result.value, value.span)
         name = descriptor.name
@@ -450,7 +453,13 @@ class _Binder:
             f"{text} is not a value of {enum.full_name} (field '{descriptor.name}'){hint} "
             f"(valid values: {', '.join(names)})",
             span,
-            fixes=_suggested(f"Replace {text} with {guess}", span, guess),
+            # A value name in quotes is that value, and nothing else.
+            fixes=_suggested(
+                f"Replace {text} with {guess}",
+                span,
+                guess,
+                certain=text in (f'"{guess}"', f"'{guess}'"),
+            ),
         )
 
     def _warn_unknown_enum_number(
@@ -468,6 +477,71 @@ class _Binder:
                 f"Valid values: {names}",
                 span,
             )
+
+
+def _value_fix(descriptor: FieldDescriptor, span: Span, literal: str | None) -> tuple[Fix, ...]:
+    """Write ``literal`` at ``span``, where it is a value the field takes."""
+    if literal is None:
+        return ()
+    result = convert(descriptor, [literal], literal[:1] in ('"', "'"))
+    if not isinstance(result, Converted):
+        return ()
+    return (Fix(f"Write {literal}", (TextEdit(span, literal),), Applicability.SAFE),)
+
+
+def _respelled(descriptor: FieldDescriptor, value: Scalar) -> tuple[Fix, ...]:
+    """The same value spelled as the field takes it: quoted for a string, unquoted for any
+    other type, and a whole number written as an integer for an integer field."""
+    text = value.text
+    if descriptor.type in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES):
+        quoted = value.kind is ScalarKind.STRING
+        return () if quoted else _value_fix(descriptor, value.span, quote(text))
+    if value.kind is ScalarKind.STRING:
+        plain = len(value.tokens) == 1 and "\\" not in text
+        return _value_fix(descriptor, value.span, text[1:-1] if plain else None)
+    if descriptor.cpp_type in _INTEGER_TYPES:
+        return _value_fix(descriptor, value.span, _whole_number(text))
+    return ()
+
+
+_INTEGER_TYPES = frozenset(
+    {
+        FieldDescriptor.CPPTYPE_INT32,
+        FieldDescriptor.CPPTYPE_INT64,
+        FieldDescriptor.CPPTYPE_UINT32,
+        FieldDescriptor.CPPTYPE_UINT64,
+    }
+)
+
+
+def _whole_number(text: str) -> str | None:
+    """``8`` for ``8.0`` or ``8e0``: a float literal that is a whole number, as an integer."""
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return str(int(number)) if math.isfinite(number) and number.is_integer() else None
+
+
+def _wrapped(descriptor: FieldDescriptor, value: Scalar) -> tuple[Fix, ...]:
+    """A string given for a message whose one field is a string (a parameter's `value`)."""
+    fields = message_type(descriptor).fields
+    if value.kind is not ScalarKind.STRING or len(fields) != 1:
+        return ()
+    if fields[0].type != FieldDescriptor.TYPE_STRING:
+        return ()
+    literal = f"{{ {fields[0].name}: {value.text} }}"
+    return (Fix(f"Write {literal}", (TextEdit(value.span, literal),), Applicability.SAFE),)
+
+
+def _unlisted(descriptor: FieldDescriptor, value: ListValue) -> tuple[Fix, ...]:
+    """A list of one value given for a field that takes one: the value alone."""
+    if len(value.items) != 1 or _is_message(descriptor):
+        return ()
+    item = value.items[0]
+    if not isinstance(item, Scalar) or len(item.tokens) != 1:
+        return ()
+    return _value_fix(descriptor, value.span, item.text)
 
 
 def _converted(descriptor: FieldDescriptor, item: Field) -> Converted | None:
@@ -502,8 +576,11 @@ def _has_value(target: ProtoMessage, descriptor: FieldDescriptor) -> bool:
     return bool(current)
 
 
-def _suggested(title: str, span: Span, guess: str | None) -> tuple[Fix, ...]:
-    """The "did you mean" as a fix: a guess, for a person to confirm."""
+def _suggested(
+    title: str, span: Span, guess: str | None, *, certain: bool = False
+) -> tuple[Fix, ...]:
+    """The "did you mean" as a fix: a guess for a person to confirm, unless it is ``certain``."""
     if guess is None:
         return ()
-    return (Fix(title, (TextEdit(span, guess),), Applicability.UNSAFE),)
+    applicability = Applicability.SAFE if certain else Applicability.UNSAFE
+    return (Fix(title, (TextEdit(span, guess),), applicability),)
