@@ -47,6 +47,12 @@ def test_a_removed_field_takes_its_trailing_comment_and_keeps_the_one_above() ->
     assert result == "a: 1  # one\n# about b\nc: 3\n"
 
 
+def test_removing_a_field_keeps_windows_line_endings() -> None:
+    edits, result = removed("a: 1\r\nb: 2  # two\r\nc: 3\r\n", 1)
+    assert edits == (TextEdit(Span(1, 5, 2, 12, 4, 17), ""),)
+    assert result == "a: 1\r\nc: 3\r\n"
+
+
 def test_removing_a_field_among_others_on_its_line() -> None:
     edits, result = removed("a: 1 b: 2 c: 3\n", 1)
     assert edits == (TextEdit(Span(1, 5, 1, 10, 4, 9), ""),)

@@ -12,7 +12,7 @@ from google.protobuf import text_encoding
 
 from tritonlint.diagnostics import TextEdit
 from tritonlint.span import Span
-from tritonlint.syntax.cst import Field
+from tritonlint.syntax.cst import Comment, Field
 
 #: A position in a text: 1-based line and column, 0-based offset.
 _Position = tuple[int, int, int]
@@ -80,10 +80,18 @@ def remove_fields(fields: Sequence[Field], indexes: Collection[int]) -> tuple[Te
     return tuple(edits)
 
 
+def comment_span(comment: Comment) -> Span:
+    """The comment's span without the carriage return of a line that ends in CR LF."""
+    span = comment.span
+    if not comment.text.endswith("\r"):
+        return span
+    return span._replace(end_column=span.end_column - 1, end=span.end - 1)
+
+
 def _with_comment(field: Field) -> Span:
     """The field's span, up to the end of its trailing comment if it has one."""
     comment = field.trailing_comment
-    return field.span.cover(comment.span) if comment is not None else field.span
+    return field.span.cover(comment_span(comment)) if comment is not None else field.span
 
 
 def _start(span: Span) -> _Position:
