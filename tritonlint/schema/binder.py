@@ -120,18 +120,18 @@ def _describe_value(value: Scalar | Message | ListValue) -> str:
     return value.text
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Place:
-    """A field among the fields of its message, and the first one of the same name there."""
+    """A field among the fields of its message, and the first one of the same name there.
 
+    (Not frozen: one is made for every field bound, and a frozen one is slower to make.)
+    """
+
+    item: Field
     fields: list[Field]
     index: int
     #: Where the first field of this name is, when this is a later one.
     earlier: int | None
-
-    @property
-    def item(self) -> Field:
-        return self.fields[self.index]
 
     def removal(self, index: int, title: str) -> tuple[Fix, ...]:
         """A fix that removes ``fields[index]``, which the server would not miss."""
@@ -173,7 +173,7 @@ class _Binder:
                     f"expected ':' between field '{item.name.text}' and its value",
                     item.name.span,
                 )
-            place = _Place(fields, index, given.get(field_descriptor.name))
+            place = _Place(item, fields, index, given.get(field_descriptor.name))
             self._value(target, field_descriptor, place, path)
             given.setdefault(field_descriptor.name, index)
 
