@@ -912,8 +912,8 @@ def _cycle_via(ctx: ModelContext, name: str, start: str) -> list[str] | None:
     An omitted `model_version` is 0, not "the latest": it works only while the composing
     model happens to serve a version 0 (and TL717 reports it when it does not). Write
     `model_version: -1` for the latest version, or the number you mean. An unsafe fix writes
-    `model_version: -1`: where the model does serve a version 0 that changes which version
-    the step runs.
+    `model_version: -1`, which changes the version the step runs where the model does serve
+    a version 0.
     """,
     bad="""
     step [ { model_name: "classifier" input_map { ... } output_map { ... } } ]
