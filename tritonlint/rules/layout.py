@@ -11,6 +11,7 @@ from tritonlint.repository.autofill import ENSEMBLE, PLATFORMS
 from tritonlint.repository.model import VersionStatus, path_problem
 from tritonlint.repository.versions import numbered, selected_versions
 from tritonlint.rules.context import ModelContext, RepositoryContext
+from tritonlint.rules.misc import MODEL_DIRECTORY
 from tritonlint.rules.registry import Finding, repository_rule, rule
 
 _NO_VERSION = "at least one version must be available under the version policy of model '{model}'"
@@ -430,7 +431,6 @@ def missing_label_file(ctx: ModelContext) -> Iterator[Finding]:
 
 _Named = tuple[tuple[str | int, ...], str, str]
 _ENV_PATH = "EXECUTION_ENV_PATH"
-_MODEL_DIRECTORY = "$$TRITON_MODEL_DIRECTORY"
 
 
 def _named_files(config: Any) -> Iterator[_Named]:
@@ -455,8 +455,8 @@ def _named_files(config: Any) -> Iterator[_Named]:
                 yield (*state_path, "data_file"), "initial_state data_file", initial.data_file
     if _ENV_PATH in config.parameters:
         value = config.parameters[_ENV_PATH].string_value
-        relative = value[len(_MODEL_DIRECTORY) :].lstrip("/")
-        if value.startswith(_MODEL_DIRECTORY) and relative:
+        relative = value[len(MODEL_DIRECTORY) :].lstrip("/")
+        if value.startswith(MODEL_DIRECTORY) and relative:
             yield ("parameters", _ENV_PATH, "value", "string_value"), _ENV_PATH, relative
 
 

@@ -9,7 +9,8 @@ from tritonlint.repository.model import path_problem
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import Finding, rule
 
-_MODEL_DIRECTORY = "$$TRITON_MODEL_DIRECTORY"
+#: How a backend parameter names a path inside the model folder.
+MODEL_DIRECTORY = "$$TRITON_MODEL_DIRECTORY"
 
 
 @rule(
@@ -86,9 +87,9 @@ def _parameter(ctx: ModelContext, key: str) -> str | None:
 )
 def python_execution_env_missing(ctx: ModelContext) -> Iterator[Finding]:
     value = _parameter(ctx, "EXECUTION_ENV_PATH")
-    if value is None or not ctx.in_repository or not value.startswith(_MODEL_DIRECTORY):
+    if value is None or not ctx.in_repository or not value.startswith(MODEL_DIRECTORY):
         return
-    relative = value[len(_MODEL_DIRECTORY) :].lstrip("/")
+    relative = value[len(MODEL_DIRECTORY) :].lstrip("/")
     if relative and path_problem(relative):
         return  # (invalid-file-name reports a name no file can have)
     if ctx.model.find(relative) is None:
