@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import textwrap
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from tritonlint.diagnostics import Diagnostic, Severity
+from tritonlint.diagnostics import Diagnostic, Fix, Severity, TextEdit
 from tritonlint.engine import LintOptions, LintResult, lint_paths
+from tritonlint.span import Span
 
 Files = Mapping[str, str | bytes | None]
 
@@ -106,3 +109,58 @@ def locate(text: str, needle: str, nth: int = 1) -> tuple[int, int]:
     line = text.count("\n", 0, index) + 1
     column = index - (text.rfind("\n", 0, index) + 1) + 1
     return line, column
+
+
+def span_of(text: str, start: int, end: int) -> Span:
+    """The span of ``text[start:end]``, its lines and columns counted from the offsets."""
+
+    def line_and_column(offset: int) -> tuple[int, int]:
+        return text.count("\n", 0, offset) + 1, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+    return Span(*line_and_column(start), *line_and_column(end), start, end)
+
+
+def apply_edits(text: str, edits: Iterable[TextEdit]) -> str:
+    """``text`` with ``edits`` applied by their offsets, the last one first.
+
+    Fails when an edit's lines and columns disagree with its offsets, or when edits overlap.
+    """
+    ordered = sorted(edits, key=lambda edit: edit.span.start, reverse=True)
+    for edit in ordered:
+        assert edit.span == span_of(text, edit.span.start, edit.span.end), edit
+    for later, earlier in itertools.pairwise(ordered):
+        assert earlier.span.end <= later.span.start, f"{earlier} overlaps {later}"
+    for edit in ordered:
+        text = text[: edit.span.start] + edit.new_text + text[edit.span.end :]
+    return text
+
+
+def apply_fix(diagnostic: Diagnostic, fix: Fix | None = None) -> str:
+    """Apply ``fix`` (default: the diagnostic's only fix) to the diagnostic's file; the new text."""
+    if fix is None:
+        assert len(diagnostic.fixes) == 1, diagnostic.fixes
+        fix = diagnostic.fixes[0]
+    text = diagnostic.path.read_bytes().decode("utf-8")
+    fixed = apply_edits(text, fix.edits)
+    diagnostic.path.write_bytes(fixed.encode("utf-8"))
+    return fixed
+
+
+def assert_fix_resolves(
+    diagnostic: Diagnostic, *paths: Path, fix: Fix | None = None, **options: object
+) -> str:
+    """Apply the fix and lint ``paths`` again: the finding is gone and no error is new.
+
+    Returns the fixed text.
+    """
+    before = lint(*paths, **options).diagnostics
+    fixed = apply_fix(diagnostic, fix)
+    after = lint(*paths, **options).diagnostics
+
+    def counted(found: Iterable[Diagnostic]) -> Counter[tuple[str, str]]:
+        return Counter((d.code, d.message) for d in found)
+
+    key = (diagnostic.code, diagnostic.message)
+    assert counted(after)[key] == counted(before)[key] - 1, codes_at(after)
+    assert not counted(errors(after)) - counted(errors(before)), codes_at(after)
+    return fixed

@@ -129,7 +129,21 @@ def test_json_output_keys_and_positions(workdir: Path, capsys: pytest.CaptureFix
         "end_line": 1,
         "end_column": 14,
         "related": [],
-        "fixes": [],
+        "fixes": [
+            {
+                "title": 'Set name to "renamed", the model folder\'s name',
+                "applicability": "safe",
+                "edits": [
+                    {
+                        "new_text": '"renamed"',
+                        "line": 1,
+                        "column": 7,
+                        "end_line": 1,
+                        "end_column": 14,
+                    }
+                ],
+            }
+        ],
     }
     folder = by_code["TL212"]
     assert folder["path"] == "models/noversion"

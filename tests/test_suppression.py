@@ -6,10 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import ONNX_MODEL, codes_at, lint, make_tree, model, only
+from helpers import ONNX_MODEL, assert_fix_resolves, codes_at, lint, make_tree, model, only
 
 from tritonlint.cli import main
+from tritonlint.diagnostics import Applicability, Fix, TextEdit
 from tritonlint.engine import LintResult
+from tritonlint.span import Span
 
 CONFIG = ONNX_MODEL["config.pbtxt"]
 assert isinstance(CONFIG, str)
@@ -121,6 +123,86 @@ def test_only_the_unused_code_of_a_comment_is_reported(workdir: Path) -> None:
     result = lint_config(workdir, 'name: "other"  # tritonlint: disable=TL201,TL301\n')
     assert codes_at(result) == [("TL020", 1, 16)]
     assert "no TL301 finding on line 1" in only(result, "TL020").message
+
+
+@pytest.mark.parametrize(
+    ("text", "fix", "fixed"),
+    [
+        (
+            'name: "m"  # tritonlint: disable=TL201\n',
+            Fix(
+                "Remove the unused suppression",
+                (TextEdit(Span(1, 10, 1, 39, 9, 38), ""),),
+                Applicability.SAFE,
+            ),
+            'name: "m"\n',
+        ),
+        (
+            "# tritonlint: disable-file=TL404\n",
+            Fix(
+                "Remove the unused suppression",
+                (TextEdit(Span(1, 1, 2, 1, 0, 33), ""),),
+                Applicability.SAFE,
+            ),
+            "",
+        ),
+        (
+            'name: "other"  # tritonlint: disable=TL201,TL301\n',
+            Fix(
+                "Remove TL301 from the suppression",
+                (TextEdit(Span(1, 38, 1, 49, 37, 48), "TL201"),),
+                Applicability.SAFE,
+            ),
+            'name: "other"  # tritonlint: disable=TL201\n',
+        ),
+        (
+            # What else the comment says stays.
+            'name: "m"  # legacy, tritonlint: disable=TL201\n',
+            Fix(
+                "Remove the unused suppression",
+                (TextEdit(Span(1, 22, 1, 47, 21, 46), ""),),
+                Applicability.SAFE,
+            ),
+            'name: "m"  # legacy, \n',
+        ),
+        (
+            # TL219 does not run when one model is linted: it is not taken for unused.
+            'name: "m"  # tritonlint: disable=TL201,TL219\n',
+            Fix(
+                "Remove TL201 from the suppression",
+                (TextEdit(Span(1, 34, 1, 45, 33, 44), "TL219"),),
+                Applicability.SAFE,
+            ),
+            'name: "m"  # tritonlint: disable=TL219\n',
+        ),
+    ],
+    ids=["trailing", "own-line", "one-code", "with-other-text", "code-of-a-rule-not-run"],
+)
+def test_fix_of_an_unused_suppression(workdir: Path, text: str, fix: Fix, fixed: str) -> None:
+    found = only(lint_config(workdir, text), "TL020")
+    assert found.fixes == (fix,)
+    assert assert_fix_resolves(found, workdir / "models" / "m") == fixed + CONFIG
+
+
+@pytest.mark.parametrize(
+    ("text", "fixed"),
+    [
+        ('name: "m"  # tritonlint: disable=TL201\r\n', 'name: "m"\r\n'),
+        ('# tritonlint: disable=TL201\r\nname: "m"\r\n', 'name: "m"\r\n'),
+    ],
+)
+def test_fix_of_an_unused_suppression_keeps_windows_line_endings(
+    workdir: Path, text: str, fixed: str
+) -> None:
+    found = only(lint_config(workdir, text), "TL020")
+    assert assert_fix_resolves(found, workdir / "models" / "m") == fixed + CONFIG
+
+
+def test_every_unused_code_of_a_comment_has_the_one_fix_that_removes_it(workdir: Path) -> None:
+    result = lint_config(workdir, 'name: "m"  # tritonlint: disable=TL201,TL301\n')
+    first, second = (d for d in result.diagnostics if d.code == "TL020")
+    assert first.fixes == second.fixes
+    assert [fix.title for fix in first.fixes] == ["Remove the unused suppression"]
 
 
 def test_an_unused_disable_file(workdir: Path) -> None:

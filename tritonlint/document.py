@@ -12,6 +12,7 @@ from pathlib import Path
 
 from google.protobuf.message import Message
 
+from tritonlint.diagnostics import Fix
 from tritonlint.schema.binder import BoundConfig, bind
 from tritonlint.schema.doubts import Doubts
 from tritonlint.schema.releases import Schema, load_schema
@@ -31,6 +32,8 @@ class FileProblem:
     message: str
     span: Span | None = None
     related: tuple[tuple[Span, str], ...] = ()
+    #: Edits of the file that resolve it (the binder's suggestions).
+    fixes: tuple[Fix, ...] = ()
 
 
 @dataclass(slots=True)
@@ -112,7 +115,7 @@ def parse_config(path: Path, data: bytes | str, schema: Schema) -> ConfigDocumen
     ]
     bound = bind(syntax.document, schema.new_config())
     problems.extend(
-        FileProblem(problem.rule, problem.message, problem.span, problem.related)
+        FileProblem(problem.rule, problem.message, problem.span, problem.related, problem.fixes)
         for problem in bound.problems
     )
     return ConfigDocument(path, text, syntax, bound, problems)

@@ -24,12 +24,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tritonlint.diagnostics import Diagnostic
+from tritonlint.diagnostics import Applicability, Diagnostic, Fix, TextEdit
 from tritonlint.document import ConfigDocument
+from tritonlint.edits import comment_span
 from tritonlint.rules.registry import Rule, all_rules, by_stage
 from tritonlint.settings import rule_matches
 from tritonlint.span import Span
 from tritonlint.stage_rules import StageRule
+from tritonlint.syntax.cst import Comment
 
 #: ``tritonlint: disable=...`` or ``disable-file=...`` anywhere in a comment.
 _DIRECTIVE = re.compile(
@@ -52,12 +54,28 @@ class Directive:
     span: Span
     #: The line a ``disable`` applies to (None: none follows, or a ``disable-file``).
     line: int | None
+    #: Where the codes are written, to take the unused ones out.
+    codes_span: Span
+    #: The edit that removes the whole suppression.
+    removal: TextEdit
     #: The codes that suppressed something.
     used: set[str] = field(default_factory=set)
 
     @property
     def text(self) -> str:
         return f"{self.kind}={','.join(self.codes)}"
+
+    def removal_of(self, unused: list[str]) -> Fix:
+        """Take the ``unused`` codes out (all of them: the whole suppression).
+
+        Every unused code's finding carries this same fix, which resolves them all.
+        """
+        kept = [code for code in self.codes if code not in unused]
+        if not kept:
+            return Fix("Remove the unused suppression", (self.removal,), Applicability.SAFE)
+        edit = TextEdit(self.codes_span, ",".join(kept))
+        title = f"Remove {', '.join(unused)} from the suppression"
+        return Fix(title, (edit,), Applicability.SAFE)
 
     def covers(self, diagnostic: Diagnostic) -> str | None:
         """The first code of this directive that matches ``diagnostic``, or None."""
@@ -99,13 +117,49 @@ def read_suppressions(
             continue
         codes = tuple(c.strip() for c in match.group("codes").split(","))
         kind = match.group("kind")
+        line_start = text.rfind("\n", 0, comment.span.start) + 1
+        trailing = text[line_start : comment.span.start].strip() != ""
         line = None
         if kind == "disable":
-            line_start = text.rfind("\n", 0, comment.span.start) + 1
-            trailing = text[line_start : comment.span.start].strip() != ""
             line = comment.span.line if trailing else _next_content_line(lines, comment.span.line)
-        found.directives.append(Directive(kind, codes, comment.span, line))
+        codes_span = _within(comment.span, match.start("codes"), match.end("codes"))
+        # The whole comment goes when the suppression is all it says; otherwise only that.
+        if comment.text[: match.start()].strip("# \t"):
+            removal = TextEdit(_within(comment.span, match.start(), match.end()), "")
+        else:
+            removal = _comment_removal(text, comment, trailing)
+        found.directives.append(Directive(kind, codes, comment.span, line, codes_span, removal))
     return found
+
+
+def _within(comment: Span, start: int, end: int) -> Span:
+    """The span of ``comment``'s text from ``start`` to ``end`` (a comment is one line)."""
+    return Span(
+        comment.line,
+        comment.column + start,
+        comment.line,
+        comment.column + end,
+        comment.start + start,
+        comment.start + end,
+    )
+
+
+def _comment_removal(text: str, whole: Comment, trailing: bool) -> TextEdit:
+    """Remove a comment with the blanks before it, or its whole line when it has one."""
+    comment = comment_span(whole)
+    if trailing:
+        start = len(text[: comment.start].rstrip(" \t"))
+        column = comment.column - (comment.start - start)
+        return TextEdit(
+            Span(comment.line, column, comment.line, comment.end_column, start, comment.end), ""
+        )
+    start = comment.start - (comment.column - 1)
+    newline = text.find("\n", comment.end)
+    if newline == -1:
+        return TextEdit(
+            Span(comment.line, 1, comment.line, comment.end_column, start, comment.end), ""
+        )
+    return TextEdit(Span(comment.line, 1, comment.line + 1, 1, start, newline + 1), "")
 
 
 def _next_content_line(lines: Sequence[str], after: int) -> int | None:
@@ -181,6 +235,7 @@ def _unused(file: FileSuppressions) -> Iterable[Diagnostic]:
     for directive in file.directives:
         if _quiet(rule, [directive, *file_wide]):
             continue
+        unused: dict[str, list[Rule]] = {}
         for code in directive.codes:
             if code in directive.used:
                 continue
@@ -189,7 +244,11 @@ def _unused(file: FileSuppressions) -> Iterable[Diagnostic]:
             matching = [r for r in rules if rule_matches(code, r.code, r.name)]
             if any(r.code in file.not_run for r in matching):
                 continue
-            yield rule.diagnostic(_unused_message(directive, code, matching), path, directive.span)
+            unused[code] = matching
+        fixes = (directive.removal_of(list(unused)),) if unused else ()
+        for code, matching in unused.items():
+            message = _unused_message(directive, code, matching)
+            yield rule.diagnostic(message, path, directive.span, fixes=fixes)
 
 
 def _quiet(rule: Rule, directives: Iterable[Directive]) -> bool:

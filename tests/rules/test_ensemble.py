@@ -10,9 +10,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Files, codes, lint, locate, only, position
+from helpers import Files, assert_fix_resolves, codes, lint, locate, only, position
 
-from tritonlint.diagnostics import Diagnostic, Severity
+from tritonlint.diagnostics import Applicability, Diagnostic, Fix, Severity, TextEdit
+from tritonlint.span import Span
 
 Repo = Callable[[Files], Path]
 
@@ -423,3 +424,118 @@ def test_tl718_chain_of_ensembles_without_a_cycle(repo: Repo) -> None:
 
 def with_code_sorted(root: Path, code: str) -> list[Diagnostic]:
     return sorted((d for d in lint(root).diagnostics if d.code == code), key=lambda d: d.sort_key)
+
+
+# --- fixes -------------------------------------------------------------------------------------
+
+SAFE, UNSAFE = Applicability.SAFE, Applicability.UNSAFE
+OMITTED = replace(PIPE, 'model_name: "clf"\n      model_version: -1\n', 'model_name: "clf"\n')
+#: Where model_version: -1 goes back in: at the end of the line of model_name: "clf".
+CLF_NAME_END = Span(14, 24, 14, 24, 392, 392)
+LATEST = TextEdit(CLF_NAME_END, "\n      model_version: -1")
+
+#: ensemble config, code, fix title, applicability, edits (fixed: always PIPE).
+FIXES = [
+    (
+        replace(PIPE, 'platform: "ensemble"', 'backend: "ensemble"'), "TL702",
+        'Write platform: "ensemble" instead of backend', SAFE,
+        [TextEdit(Span(1, 1, 1, 8, 0, 7), "platform")],
+    ),
+    (
+        replace(PIPE, 'platform: "ensemble"\n', 'platform: "ensemble"\nbackend: "python"\n'),
+        "TL703", "Remove backend from the ensemble", SAFE,
+        [TextEdit(Span(1, 21, 2, 18, 20, 38), "")],
+    ),
+    (
+        PIPE + "instance_group [ { kind: KIND_CPU count: 2 } ]\n", "TL704",
+        "Remove instance_group from the ensemble", SAFE,
+        [TextEdit(Span(20, 2, 21, 47, 518, 565), "")],
+    ),
+    (
+        # Each instance_group field, its trailing comment, and nothing around them.
+        replace(PIPE, "max_batch_size: 8\n", "max_batch_size: 8\ninstance_group { count: 1 }  # cpu\n")
+        + "instance_group { count: 2 }\n",
+        "TL704", "Remove instance_group from the ensemble", SAFE,
+        [TextEdit(Span(2, 18, 3, 35, 38, 73), ""), TextEdit(Span(21, 2, 22, 28, 553, 581), "")],
+    ),
+    (
+        replace(PIPE, "max_batch_size: 8\n", "max_batch_size: 8 instance_group [ { count: 1 } ]\n"),
+        "TL704", "Remove instance_group from the ensemble", SAFE,
+        [TextEdit(Span(2, 18, 2, 50, 38, 70), "")],
+    ),
+    (
+        PIPE + "optimization { input_pinned_memory { enable: true } }\n", "TL705",
+        "Remove optimization from the ensemble", SAFE,
+        [TextEdit(Span(20, 2, 21, 54, 518, 572), "")],
+    ),
+    (
+        OMITTED, "TL717",
+        "Write model_version: -1 (the latest version; omitted, it is version 0, which the "
+        "model does not serve)", SAFE,
+        [LATEST],
+    ),
+    (
+        OMITTED, "TL719",
+        "Write model_version: -1 (the latest version, where omitted it is version 0)", UNSAFE,
+        [LATEST],
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("pipe", "code", "title", "applicability", "edits"),
+    FIXES,
+    ids=[
+        "TL702", "TL703", "TL704", "TL704-two-fields", "TL704-among-others", "TL705", "TL717",
+        "TL719",
+    ],
+)  # fmt: skip
+def test_ensemble_fix(
+    repo: Repo,
+    pipe: str,
+    code: str,
+    title: str,
+    applicability: Applicability,
+    edits: list[TextEdit],
+) -> None:
+    root = repository(repo, pipe=pipe)
+    found = only(lint(root), code)
+    assert found.fixes == (Fix(title, tuple(edits), applicability),)
+    assert assert_fix_resolves(found, root) == PIPE
+    assert codes(lint(root)) == []
+
+
+def test_tl719_fix_on_a_step_written_on_one_line(repo: Repo) -> None:
+    pipe = CHAIN.replace(" model_version: -1", "") % "c"
+    root = repo(
+        {"a/config.pbtxt": pipe, "a/1/": None, "c/config.pbtxt": IDENTITY, "c/0/model.py": ""}
+    )
+    found = only(lint(root), "TL719")
+    [fix] = found.fixes
+    assert fix.edits == (TextEdit(Span(5, 47, 5, 47, 203, 203), " model_version: -1"),)
+    assert fix.applicability is UNSAFE
+    assert assert_fix_resolves(found, root) == CHAIN % "c"
+
+
+def test_tl703_backend_from_a_default_model_filename_has_no_fix(repo: Repo) -> None:
+    pipe = replace(
+        PIPE,
+        'platform: "ensemble"\n',
+        'platform: "ensemble"\nbackend: "python"\ndefault_model_filename: "model.py"\n',
+    )
+    assert only(lint(repository(repo, pipe=pipe)), "TL703").fixes == ()
+
+
+def test_tl305_fix_writes_the_ensemble_platform_after_the_name(repo: Repo) -> None:
+    pipe = replace(PIPE, 'platform: "ensemble"\n', 'name: "pipe"\n')
+    root = repository(repo, pipe=pipe)
+    found = only(lint(root), "TL305")
+    assert found.fixes == (
+        Fix(
+            'Write platform: "ensemble"',
+            (TextEdit(Span(1, 13, 1, 13, 12, 12), '\nplatform: "ensemble"'),),
+            SAFE,
+        ),
+    )
+    assert assert_fix_resolves(found, root) == 'name: "pipe"\n' + PIPE
+    assert codes(lint(root)) == []

@@ -319,6 +319,35 @@ def test_tl218_label_file_next_to_the_config(repo: Repo) -> None:
     assert "TL218" not in codes(lint(root))
 
 
+# --- TL221 invalid-file-name (every field: tests/rules/test_file_names.py) ------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("labels\\000.txt", "it holds a NUL byte"),
+        ("l" * 256, f"'{'l' * 20}...' is longer than the 255 bytes a file name may have"),
+        ("labels/" + "é" * 128, "is longer than the 255 bytes"),  # 256 bytes in UTF-8
+    ],
+    ids=["nul", "256-characters", "256-bytes"],
+)
+def test_tl221_a_label_file_name_no_file_can_have(repo: Repo, name: str, problem: str) -> None:
+    text = LABELLED.replace('"labels.txt"', f'"{name}"')
+    root = repo({"m/config.pbtxt": text, "m/1/model.onnx": b"", "m/labels.txt": "cat\n"})
+    found = only(lint(root), "TL221")
+    assert found.severity is Severity.ERROR
+    assert position(found) == locate(text, f'"{name}"')
+    assert found.message.startswith("label_filename '")
+    assert problem in found.message
+    assert "TL218" not in codes(lint(root))
+
+
+@pytest.mark.parametrize("name", ["labels.txt", "l" * 255, "labels/" + "é" * 127])
+def test_tl221_names_a_file_can_have(repo: Repo, name: str) -> None:
+    text = LABELLED.replace('"labels.txt"', f'"{name}"')
+    assert "TL221" not in codes(lint(repo({"m/config.pbtxt": text, "m/1/model.onnx": b""})))
+
+
 # --- TL219 hidden-folder-in-repository -------------------------------------------------------
 
 

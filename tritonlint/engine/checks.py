@@ -28,7 +28,7 @@ def document_diagnostics(document: ConfigDocument) -> Iterator[Diagnostic]:
             for span, message in problem.related
         )
         yield by_stage(problem.rule).diagnostic(
-            problem.message, document.path, problem.span, related
+            problem.message, document.path, problem.span, related, problem.fixes
         )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -14,6 +15,9 @@ from tritonlint.stage_rules import StageRule
 
 #: Subfolders of a model folder that Triton never reads as versions.
 RESERVED_FOLDERS = frozenset({"warmup", "initial_state", "configs"})
+
+#: The longest name of one file or folder that file systems allow, in bytes.
+NAME_MAX = 255
 
 _INT64_MAX = 2**63 - 1
 # What std::stoll accepts as a prefix: optional spaces, an optional sign, then digits.
@@ -76,6 +80,29 @@ class VersionFolder:
         return next((e for e in self.entries if e.name == name), None)
 
 
+def path_problem(relative: str) -> str | None:
+    """Why ``relative``, a '/'-separated path a config names, cannot name a file (or None).
+
+    The server joins such paths to a folder as they are, so '/' separates folders; no part
+    may hold a NUL byte or be longer than a file system allows.
+    """
+    if not relative:
+        return "it is empty"
+    if "\0" in relative:
+        return "it holds a NUL byte"
+    for part in relative.split("/"):
+        if len(os.fsencode(part)) > NAME_MAX:
+            shown = part if len(part) <= 20 else part[:20] + "..."
+            return f"'{shown}' is longer than the {NAME_MAX} bytes a file name may have"
+    return None
+
+
+class Unlisted(Enum):
+    """A path deeper than the walker lists, or outside the folder: whether it exists is unknown."""
+
+    UNLISTED = "unlisted"
+
+
 #: Reads a model's config.pbtxt (from disk, or an editor's unsaved text) when first needed.
 ConfigLoader = Callable[[], ConfigDocument]
 
@@ -113,6 +140,32 @@ class ModelFolder:
 
     def entry(self, name: str) -> Entry | None:
         return next((e for e in self.entries if e.name == name), None)
+
+    def find(self, relative: str) -> Entry | Unlisted | None:
+        """What the walk listed at ``relative``, a '/'-separated path in the model folder.
+
+        None when the listing shows nothing there; ``Unlisted.UNLISTED`` when the path goes
+        below a subfolder's entries or up out of the folder (``..``), where the walk does
+        not look. Never touches the disk: the name may be anything a config holds.
+        """
+        parts = [part for part in relative.split("/") if part not in ("", ".")]
+        if ".." in parts:
+            return Unlisted.UNLISTED
+        if not parts:
+            return Entry(self.name, is_dir=True)
+        entry = self.entry(parts[0])
+        if len(parts) == 1 or entry is None or not entry.is_dir:
+            return entry if len(parts) == 1 else None
+        folder = next(v for v in self.subfolders if v.name == parts[0])
+        inner = folder.entry(parts[1])
+        if len(parts) == 2 or inner is None or not inner.is_dir:
+            return inner if len(parts) == 2 else None
+        return Unlisted.UNLISTED
+
+    def find_file(self, relative: str) -> Entry | Unlisted | None:
+        """:meth:`find`, where a folder counts as no file."""
+        found = self.find(relative)
+        return None if isinstance(found, Entry) and found.is_dir else found
 
 
 @dataclass(frozen=True, slots=True)

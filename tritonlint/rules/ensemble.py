@@ -6,10 +6,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from tritonlint.diagnostics import RelatedLocation, Severity
+from tritonlint.diagnostics import Applicability, Fix, RelatedLocation, Severity
 from tritonlint.repository.autofill import ENSEMBLE
 from tritonlint.repository.versions import numbered, selected_versions
 from tritonlint.rules.context import ModelContext
+from tritonlint.rules.fixes import fix, insert_after, remove_top_level, rename
 from tritonlint.rules.registry import Finding, declare, rule
 from tritonlint.schema.binder import enum_type, message_type
 from tritonlint.schema.releases import load_schema
@@ -72,7 +73,8 @@ def ensemble_without_scheduling(ctx: ModelContext) -> Iterator[Finding]:
     summary="`ensemble_scheduling` in a model whose platform is not `ensemble`",
     explanation="""
     Only a model with `platform: "ensemble"` (and no `backend`) may have
-    `ensemble_scheduling`. `backend: "ensemble"` is a common slip.
+    `ensemble_scheduling`. `backend: "ensemble"` is a common slip, which a safe fix writes as
+    `platform: "ensemble"`.
     """,
     bad="""
     backend: "ensemble"
@@ -92,11 +94,19 @@ def scheduling_without_ensemble_platform(ctx: ModelContext) -> Iterator[Finding]
         return
     if config.platform == ENSEMBLE or ctx.completed.undeterminable:
         return
+    slip = config.backend == ENSEMBLE and not config.platform
     yield ctx.at(
         ("ensemble_scheduling",),
         f"ensemble scheduling cannot be set for model '{ctx.name}' whose platform is not "
         'ensemble: set platform: "ensemble"',
         part="name",
+        fixes=fix(
+            'Write platform: "ensemble" instead of backend',
+            Applicability.SAFE,
+            rename(ctx, ("backend",), "platform"),
+        )
+        if slip
+        else (),
     )
 
 
@@ -106,7 +116,8 @@ def scheduling_without_ensemble_platform(ctx: ModelContext) -> Iterator[Finding]
     Severity.ERROR,
     summary="an ensemble with a `backend`",
     explanation="""
-    Ensembles are run by the server itself, not by a backend: `backend` must be empty.
+    Ensembles are run by the server itself, not by a backend: `backend` must be empty. A safe
+    fix removes `backend`.
     """,
     bad="""
     platform: "ensemble"
@@ -124,11 +135,20 @@ def ensemble_has_backend(ctx: ModelContext) -> Iterator[Finding]:
     if config is None or not ctx.completed.backend:
         return
     path = ("backend",) if config.backend else ("platform",)
+    # With no default_model_filename to take one from, the backend field is its only source.
+    removable = bool(config.backend) and not config.default_model_filename
     yield ctx.at(
         path,
         f"Ensemble model '{ctx.name}' must have platform type 'ensemble' and empty backend "
         f"type (it has backend '{ctx.completed.backend}')",
+        fixes=_removal(ctx, "backend") if removable else (),
     )
+
+
+def _removal(ctx: ModelContext, field_name: str) -> tuple[Fix, ...]:
+    """Remove a field the server refuses on an ensemble (and ignores on its steps' models)."""
+    edits = remove_top_level(ctx, field_name)
+    return fix(f"Remove {field_name} from the ensemble", Applicability.SAFE, *edits)
 
 
 def _forbidden(field_name: str, code: str, name: str, message: str, bad: str) -> None:
@@ -142,7 +162,12 @@ def _forbidden(field_name: str, code: str, name: str, message: str, bad: str) ->
             else config.HasField(field_name)
         )
         if present:
-            yield ctx.at((field_name,), message.format(model=ctx.name), part="name")
+            yield ctx.at(
+                (field_name,),
+                message.format(model=ctx.name),
+                part="name",
+                fixes=_removal(ctx, field_name),
+            )
 
     check.__module__ = __name__
     rule(
@@ -153,7 +178,7 @@ def _forbidden(field_name: str, code: str, name: str, message: str, bad: str) ->
         explanation=f"""
         The server schedules an ensemble's steps itself: each composing model has its own
         instances, optimization and warmup, and an ensemble may not set `{field_name}`.
-        Move it to the composing models.
+        Move it to the composing models. A safe fix removes it from the ensemble.
         """,
         bad=bad,
         good="""
@@ -783,7 +808,8 @@ def ensemble_batch_size_too_large(ctx: ModelContext) -> Iterator[Finding]:
     explanation="""
     `model_version: -1` runs the latest served version; any other number must be a version
     the composing model serves under its version policy. An omitted `model_version` is `0`,
-    not "latest", so it fails unless the model has a version folder `0/`.
+    not "latest", so it fails unless the model has a version folder `0/`. Where it is
+    omitted, a safe fix writes `model_version: -1`: version 0 cannot have been meant.
     """,
     bad="""
     step [ { model_name: "classifier" input_map { ... } output_map { ... } } ]
@@ -818,7 +844,24 @@ def ensemble_version_not_served(ctx: ModelContext) -> Iterator[Finding]:
             (*_STEP, index, "model_version") if not omitted else (*_STEP, index, "model_name"),
             f"ensemble '{ctx.name}' depends on '{step.model_name}' whose required version "
             f"{step.model_version} is not loaded.{hint}",
+            fixes=_latest_version(
+                ctx,
+                index,
+                "Write model_version: -1 (the latest version; omitted, it is version 0, which "
+                "the model does not serve)",
+                Applicability.SAFE,
+            )
+            if omitted
+            else (),
         )
+
+
+def _latest_version(
+    ctx: ModelContext, index: int, title: str, applicability: Applicability
+) -> tuple[Fix, ...]:
+    """Insert `model_version: -1` after the step's model_name."""
+    edit = insert_after(ctx, (*_STEP, index, "model_name"), "model_version: -1")
+    return fix(title, applicability, edit)
 
 
 @rule(
@@ -868,7 +911,9 @@ def _cycle_via(ctx: ModelContext, name: str, start: str) -> list[str] | None:
     explanation="""
     An omitted `model_version` is 0, not "the latest": it works only while the composing
     model happens to serve a version 0 (and TL717 reports it when it does not). Write
-    `model_version: -1` for the latest version, or the number you mean.
+    `model_version: -1` for the latest version, or the number you mean. An unsafe fix writes
+    `model_version: -1`, which changes the version the step runs where the model does serve
+    a version 0.
     """,
     bad="""
     step [ { model_name: "classifier" input_map { ... } output_map { ... } } ]
@@ -884,6 +929,12 @@ def ensemble_model_version_omitted(ctx: ModelContext) -> Iterator[Finding]:
                 (*_STEP, index, "model_name"),
                 f"step {index} has no model_version, which means version 0, not the latest; "
                 "write model_version: -1 for the latest",
+                fixes=_latest_version(
+                    ctx,
+                    index,
+                    "Write model_version: -1 (the latest version, where omitted it is version 0)",
+                    Applicability.UNSAFE,
+                ),
             )
 
 

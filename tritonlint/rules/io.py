@@ -34,13 +34,16 @@ def backend_completes_io(ctx: ModelContext) -> bool:
         return True
     if completed.backend == "python":
         for version in ctx.model.versions[:1]:
-            source = version.path / (completed.default_model_filename or "model.py")
+            name = completed.default_model_filename or "model.py"
+            entry = version.entry(name)
+            if entry is None or entry.is_dir:
+                return False
+            # The one read of a file's content by a rule: a file the walk listed.
             try:
-                return "def auto_complete_config" in source.read_text(
-                    encoding="utf-8", errors="replace"
-                )
+                source = (version.path / name).read_text(encoding="utf-8", errors="replace")
             except OSError:
                 return False
+            return "def auto_complete_config" in source
     return False
 
 

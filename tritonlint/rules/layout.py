@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from tritonlint.diagnostics import Severity
 from tritonlint.repository.autofill import ENSEMBLE, PLATFORMS
-from tritonlint.repository.model import VersionStatus
+from tritonlint.repository.model import VersionStatus, path_problem
 from tritonlint.repository.versions import numbered, selected_versions
 from tritonlint.rules.context import ModelContext, RepositoryContext
+from tritonlint.rules.misc import MODEL_DIRECTORY
 from tritonlint.rules.registry import Finding, repository_rule, rule
 
 _NO_VERSION = "at least one version must be available under the version policy of model '{model}'"
@@ -316,8 +318,8 @@ def _missing_model_files(ctx: ModelContext, *, builtin: bool) -> Iterator[Findin
     if document is not None and ctx.config is None:
         return  # the config has errors; what it asks for is uncertain
     expected = _expected_model_file(ctx)
-    if expected is None or expected.builtin != builtin:
-        return
+    if expected is None or expected.builtin != builtin or path_problem(expected.name):
+        return  # (invalid-file-name reports a name no file can have)
     config = ctx.config
     alternatives = set(config.cc_model_filenames.values()) if config is not None else set()
     for version in selected_versions(ctx.model, config):
@@ -399,7 +401,8 @@ def custom_model_file_missing(ctx: ModelContext) -> Iterator[Finding]:
     summary="an output's `label_filename` names a file that does not exist",
     explanation="""
     `label_filename` is read relative to the *model* folder (not the version folder) when
-    the model loads; a missing file makes the load fail.
+    the model loads; a missing file makes the load fail. (A path below a subfolder of a
+    subfolder, or one that leaves the model folder, is not checked.)
     """,
     bad="""
     output { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] label_filename: "labels.txt" }
@@ -416,13 +419,76 @@ def missing_label_file(ctx: ModelContext) -> Iterator[Finding]:
     if not ctx.in_repository or config is None:
         return
     for index, output in enumerate(config.output):
-        if output.label_filename and not (ctx.model.path / output.label_filename).is_file():
+        name = output.label_filename
+        if name and not path_problem(name) and ctx.model.find_file(name) is None:
             yield ctx.at(
                 ("output", index, "label_filename"),
                 f"label file '{output.label_filename}' does not exist in the model folder; "
                 f"tritonserver fails: failed to open text file for read "
                 f"{ctx.model.path / output.label_filename}: No such file or directory",
             )
+
+
+_Named = tuple[tuple[str | int, ...], str, str]
+_ENV_PATH = "EXECUTION_ENV_PATH"
+
+
+def _named_files(config: Any) -> Iterator[_Named]:
+    """(field path, what it is, the name) of each file name the config gives."""
+    for index, output in enumerate(config.output):
+        if output.label_filename:
+            yield ("output", index, "label_filename"), "label_filename", output.label_filename
+    if config.default_model_filename:
+        name = config.default_model_filename
+        yield ("default_model_filename",), "default_model_filename", name
+    for key, name in config.cc_model_filenames.items():
+        yield ("cc_model_filenames", key, "value"), f"cc_model_filenames['{key}']", name
+    for index, sample in enumerate(config.model_warmup):
+        for key, value in sample.inputs.items():
+            if value.WhichOneof("input_data_type") == "input_data_file":
+                where = ("model_warmup", index, "inputs", key, "value", "input_data_file")
+                yield where, "warmup input_data_file", value.input_data_file
+    for index, state in enumerate(config.sequence_batching.state):
+        for position, initial in enumerate(state.initial_state):
+            if initial.WhichOneof("state_data") == "data_file":
+                state_path = ("sequence_batching", "state", index, "initial_state", position)
+                yield (*state_path, "data_file"), "initial_state data_file", initial.data_file
+    if _ENV_PATH in config.parameters:
+        value = config.parameters[_ENV_PATH].string_value
+        relative = value[len(MODEL_DIRECTORY) :].lstrip("/")
+        if value.startswith(MODEL_DIRECTORY) and relative:
+            yield ("parameters", _ENV_PATH, "value", "string_value"), _ENV_PATH, relative
+
+
+@rule(
+    "TL221",
+    "invalid-file-name",
+    Severity.ERROR,
+    summary="a file name in the config that no file can have: empty, with a NUL byte, too long",
+    explanation="""
+    `label_filename`, `default_model_filename`, `cc_model_filenames`, a warmup input's
+    `input_data_file`, an initial state's `data_file` and a Python model's
+    `EXECUTION_ENV_PATH` below `$$TRITON_MODEL_DIRECTORY` name files the server opens in the
+    model's folders. A name that is empty (where the field is set), holds a NUL byte
+    (`\\000`), or has a part longer than the 255 bytes file systems allow can never be
+    opened, and the model fails to load.
+    """,
+    bad="""
+    output [ { name: "probs" data_type: TYPE_FP32 dims: [ 10 ] label_filename: "labels\\000.txt" } ]
+    """,
+    good="""
+    output [ { name: "probs" data_type: TYPE_FP32 dims: [ 10 ] label_filename: "labels.txt" } ]
+    """,
+)
+def invalid_file_name(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    if config is None:
+        return
+    for path, what, name in _named_files(config):
+        problem = path_problem(name)
+        if problem is not None:
+            shown = repr(name if len(name) <= 40 else name[:40] + "...")
+            yield ctx.at(path, f"{what} {shown} cannot name a file: {problem}")
 
 
 @repository_rule(

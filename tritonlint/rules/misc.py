@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tritonlint.diagnostics import Severity
+from tritonlint.repository.model import path_problem
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import Finding, rule
 
-_MODEL_DIRECTORY = "$$TRITON_MODEL_DIRECTORY"
+#: How a backend parameter names a path inside the model folder.
+MODEL_DIRECTORY = "$$TRITON_MODEL_DIRECTORY"
 
 
 @rule(
@@ -67,8 +69,8 @@ def _parameter(ctx: ModelContext, key: str) -> str | None:
     explanation="""
     `EXECUTION_ENV_PATH` points the Python backend at a packed environment (a conda-pack
     archive). A path starting with `$$TRITON_MODEL_DIRECTORY` is inside the model folder and
-    must be there; the load fails otherwise. (Paths elsewhere are checked on the server's
-    machine only.)
+    must be there; the load fails otherwise. (Paths elsewhere, below a subfolder of a
+    subfolder, or with `..`, are checked on the server's machine only.)
     """,
     bad="""
     parameters { key: "EXECUTION_ENV_PATH"
@@ -85,10 +87,12 @@ def _parameter(ctx: ModelContext, key: str) -> str | None:
 )
 def python_execution_env_missing(ctx: ModelContext) -> Iterator[Finding]:
     value = _parameter(ctx, "EXECUTION_ENV_PATH")
-    if value is None or not ctx.in_repository or not value.startswith(_MODEL_DIRECTORY):
+    if value is None or not ctx.in_repository or not value.startswith(MODEL_DIRECTORY):
         return
-    relative = value[len(_MODEL_DIRECTORY) :].lstrip("/")
-    if not (ctx.model.path / relative).exists():
+    relative = value[len(MODEL_DIRECTORY) :].lstrip("/")
+    if relative and path_problem(relative):
+        return  # (invalid-file-name reports a name no file can have)
+    if ctx.model.find(relative) is None:
         yield ctx.at(
             ("parameters", "EXECUTION_ENV_PATH", "value", "string_value"),
             f"EXECUTION_ENV_PATH names {ctx.model.path / relative}, which does not exist",

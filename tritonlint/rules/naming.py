@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from tritonlint.diagnostics import Severity
+from tritonlint.diagnostics import Applicability, Fix, Severity
+from tritonlint.edits import quote
 from tritonlint.rules.context import ModelContext
+from tritonlint.rules.fixes import fix, set_value
 from tritonlint.rules.registry import Finding, rule
 
 _UNADDRESSABLE = re.compile(r"[\s?#%\\\"<>|*]")
@@ -20,7 +22,8 @@ _UNADDRESSABLE = re.compile(r"[\s?#%\\\"<>|*]")
     explanation="""
     tritonserver knows a model by its folder's name. When `name` is set it must be exactly
     that name; otherwise the model is refused (after its other checks pass). `name` may
-    also be left out: the server fills it in from the folder.
+    also be left out: the server fills it in from the folder. A safe fix sets `name` to the
+    folder's name.
     """,
     bad="""
     # model_repository/resnet50/config.pbtxt
@@ -44,7 +47,17 @@ def name_mismatch(ctx: ModelContext) -> Iterator[Finding]:
             f'name "{config.name}" differs from the model folder "{ctx.model.name}"; '
             f"tritonserver refuses it: unexpected directory name '{ctx.model.name}' for model "
             f"'{config.name}', directory name must equal model name",
+            fixes=_folder_name_fix(ctx),
         )
+
+
+def _folder_name_fix(ctx: ModelContext) -> tuple[Fix, ...]:
+    """Set `name` to the folder's name: the server knows the model by its folder."""
+    folder = quote(ctx.model.name)
+    if folder is None:
+        return ()
+    title = f"Set name to {folder}, the model folder's name"
+    return fix(title, Applicability.SAFE, set_value(ctx, ("name",), folder))
 
 
 @rule(

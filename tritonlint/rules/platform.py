@@ -9,15 +9,18 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterator
 from pathlib import PurePosixPath
+from typing import NamedTuple
 
-from tritonlint.diagnostics import Severity
+from tritonlint.diagnostics import Applicability, Fix, Severity
 from tritonlint.repository.autofill import (
     ENSEMBLE,
     KNOWN_BACKENDS,
     PLATFORM_BACKENDS,
     PLATFORMS,
+    complete,
 )
 from tritonlint.rules.context import ModelContext
+from tritonlint.rules.fixes import fix, insert_after, remove_top_level, rename, set_value
 from tritonlint.rules.registry import Finding, rule
 
 _UNEXPECTED_PLATFORM = "unexpected platform type '{platform}' for {model}"
@@ -27,6 +30,38 @@ _PAIR = "unexpected 'platform' and 'backend' pair, got:{platform}, {backend}"
 def _platform_field(ctx: ModelContext) -> tuple[str, ...]:
     config = ctx.config
     return ("platform",) if config is not None and config.platform else ("backend",)
+
+
+class _Edited(NamedTuple):
+    """What the server completes from: a config's values with a fix's platform and backend."""
+
+    platform: str
+    backend: str
+    default_model_filename: str
+    runtime: str
+
+
+def _accepted(ctx: ModelContext, platform: str, backend: str) -> bool:
+    """Whether the server would accept ``platform`` and ``backend`` in this model's config.
+
+    A fix is offered only when it leads to a pair the server accepts, as it completes it.
+    """
+    config = ctx.config
+    assert config is not None
+    edited = _Edited(platform, backend, config.default_model_filename, config.runtime)
+    completed = complete(ctx.model, edited)
+    if completed.platform == ENSEMBLE:
+        return not completed.backend
+    if not completed.backend or completed.backend in PLATFORMS:
+        return False
+    own = PLATFORMS.get(completed.platform, ("",))[0]
+    return completed.backend not in PLATFORM_BACKENDS or own == completed.backend
+
+
+def _only_platform(backend: str) -> str | None:
+    """The one platform of a backend that has exactly one (tensorflow has two)."""
+    platforms = [platform for platform, (own, _) in PLATFORMS.items() if own == backend]
+    return platforms[0] if len(platforms) == 1 else None
 
 
 @rule(
@@ -39,7 +74,8 @@ def _platform_field(ctx: ModelContext) -> tuple[str, ...]:
     `pytorch_libtorch`, `tensorflow_savedmodel`, `tensorflow_graphdef`, `ensemble`);
     `backend` names the backend (`python`, `onnxruntime`, `tensorrt`, `pytorch`,
     `openvino`, ...). `platform: "python"` is refused because no backend can be derived from
-    it.
+    it. A safe fix writes the name as `backend` (or, next to the same `backend`, writes the
+    backend's own platform), where the server then accepts the pair.
     """,
     bad="""
     platform: "python"
@@ -69,7 +105,22 @@ def backend_used_as_platform(ctx: ModelContext) -> Iterator[Finding]:
         ("platform",),
         f"'{config.platform}' is a backend, not a platform: write backend: "
         f'"{config.platform}" (tritonserver: {why})',
+        fixes=_backend_as_platform_fix(ctx),
     )
+
+
+def _backend_as_platform_fix(ctx: ModelContext) -> tuple[Fix, ...]:
+    config = ctx.config
+    assert config is not None
+    name = config.platform
+    if not config.backend and _accepted(ctx, "", name):
+        title = f'Write backend: "{name}" instead of platform'
+        return fix(title, Applicability.SAFE, rename(ctx, ("platform",), "backend"))
+    platform = _only_platform(name)
+    if config.backend == name and platform is not None and _accepted(ctx, platform, name):
+        title = f'Write the {name} backend\'s platform, "{platform}"'
+        return fix(title, Applicability.SAFE, set_value(ctx, ("platform",), f'"{platform}"'))
+    return ()
 
 
 @rule(
@@ -80,7 +131,8 @@ def backend_used_as_platform(ctx: ModelContext) -> Iterator[Finding]:
     explanation="""
     `backend: "tensorrt_plan"` makes the server look for a backend library
     `libtriton_tensorrt_plan.so`, which does not exist. The platform goes in `platform`
-    (or use the backend's own name, `tensorrt`).
+    (or use the backend's own name, `tensorrt`). A safe fix writes the name as `platform`
+    (or, next to the same `platform` or with the two swapped, writes the backend's name).
     """,
     bad="""
     backend: "tensorrt_plan"
@@ -103,7 +155,29 @@ def platform_used_as_backend(ctx: ModelContext) -> Iterator[Finding]:
         f"'{config.backend}' is a platform, not a backend: write platform: "
         f'"{config.backend}" or backend: "{backend}" (tritonserver: unable to find backend '
         f"library for backend '{config.backend}')",
+        fixes=_platform_as_backend_fix(ctx),
     )
+
+
+def _platform_as_backend_fix(ctx: ModelContext) -> tuple[Fix, ...]:
+    config = ctx.config
+    assert config is not None
+    name, platform = config.backend, config.platform
+    backend = PLATFORMS[name][0]
+    if not platform and _accepted(ctx, name, ""):
+        title = f'Write platform: "{name}" instead of backend'
+        return fix(title, Applicability.SAFE, rename(ctx, ("backend",), "platform"))
+    if platform == name and _accepted(ctx, name, backend):
+        title = f'Write the backend of platform {name}, "{backend}"'
+        return fix(title, Applicability.SAFE, set_value(ctx, ("backend",), f'"{backend}"'))
+    if platform == backend and _accepted(ctx, name, backend):
+        return fix(
+            "Swap platform and backend",
+            Applicability.SAFE,
+            rename(ctx, ("platform",), "backend"),
+            rename(ctx, ("backend",), "platform"),
+        )
+    return ()
 
 
 @rule(
@@ -115,7 +189,8 @@ def platform_used_as_backend(ctx: ModelContext) -> Iterator[Finding]:
     When `backend` is not set the server derives it from `platform`, which must then be one
     of `tensorrt_plan`, `onnxruntime_onnx`, `pytorch_libtorch`, `tensorflow_savedmodel`,
     `tensorflow_graphdef` or `ensemble`. Anything else (a typo, an old name such as
-    `tensorflow_savedmodel_v2`) leaves the model without a backend.
+    `tensorflow_savedmodel_v2`) leaves the model without a backend. An unsafe fix writes the
+    closest platform, when there is one (check that it is the one you meant).
     """,
     bad="""
     platform: "onnxruntime"
@@ -138,6 +213,20 @@ def unknown_platform(ctx: ModelContext) -> Iterator[Finding]:
     yield ctx.at(
         ("platform",),
         _UNEXPECTED_PLATFORM.format(platform=config.platform, model=ctx.name) + hint,
+        fixes=_value_fix(ctx, "platform", close[0]) if close else (),
+    )
+
+
+def _value_fix(ctx: ModelContext, name: str, value: str) -> tuple[Fix, ...]:
+    """Write ``value`` as ``platform`` or ``backend`` (a guess), where the server accepts it."""
+    config = ctx.config
+    assert config is not None
+    platform = value if name == "platform" else config.platform
+    backend = value if name == "backend" else config.backend
+    if not _accepted(ctx, platform, backend):
+        return ()
+    return fix(
+        f'Write {name}: "{value}"', Applicability.UNSAFE, set_value(ctx, (name,), f'"{value}"')
     )
 
 
@@ -151,7 +240,8 @@ def unknown_platform(ctx: ModelContext) -> Iterator[Finding]:
     be that backend's own (`tensorrt_plan`; `onnxruntime_onnx`; `pytorch_libtorch`;
     `tensorflow_savedmodel` or `tensorflow_graphdef`). Either drop one of the two or make
     them agree. (`backend: "tensorflow"` with no platform is refused too, unless the version
-    folder holds a `model.savedmodel/` or `model.graphdef` to derive it from.)
+    folder holds a `model.savedmodel/` or `model.graphdef` to derive it from.) Where
+    `platform` is no platform at all, an unsafe fix writes the backend's own platform.
     """,
     bad="""
     platform: "onnxruntime_onnx"
@@ -172,6 +262,8 @@ def platform_backend_mismatch(ctx: ModelContext) -> Iterator[Finding]:
         return  # backend-used-as-platform explains it
     if PLATFORMS.get(completed.platform, ("",))[0] == completed.backend:
         return
+    own = _only_platform(completed.backend)
+    unknown = bool(config.platform) and config.platform not in (*PLATFORMS, ENSEMBLE)
     yield ctx.at(
         _platform_field(ctx),
         _PAIR.format(platform=completed.platform, backend=completed.backend)
@@ -180,6 +272,7 @@ def platform_backend_mismatch(ctx: ModelContext) -> Iterator[Finding]:
             if completed.platform
             else f": the {completed.backend} backend needs a platform"
         ),
+        fixes=_value_fix(ctx, "platform", own) if unknown and own else (),
     )
 
 
@@ -192,7 +285,8 @@ def platform_backend_mismatch(ctx: ModelContext) -> Iterator[Finding]:
     With no `platform`, no `backend` and no `default_model_filename`, the server looks for a
     known model file in the first version folder; failing that it takes the backend from a
     folder name of the form `model.<backend>`. An ensemble config that forgets
-    `platform: "ensemble"` lands here too.
+    `platform: "ensemble"` lands here too; for it, a safe fix writes `platform: "ensemble"`
+    after `name`.
     """,
     bad="""
     name: "preprocess"
@@ -212,16 +306,21 @@ def undeterminable_backend(ctx: ModelContext) -> Iterator[Finding]:
     config = ctx.config
     if config is None or not ctx.completed.undeterminable:
         return
+    ensemble = config.HasField("ensemble_scheduling")
     hint = (
         '; an ensemble needs platform: "ensemble"'
-        if config.HasField("ensemble_scheduling")
+        if ensemble
         else "; set `backend` (or `platform`)"
     )
+    title = 'Write platform: "ensemble"'
     yield Finding(
         f"cannot tell which backend serves model '{ctx.name}': no platform, backend or "
         f"default_model_filename, and no known model file in the first version folder{hint}",
         ctx.config_path,
         ctx.span(("name",), "field"),
+        fixes=fix(title, Applicability.SAFE, insert_after(ctx, ("name",), 'platform: "ensemble"'))
+        if ensemble
+        else (),
     )
 
 
@@ -235,7 +334,8 @@ def undeterminable_backend(ctx: ModelContext) -> Iterator[Finding]:
     `libtriton_<name>.so` in the version folder, the model folder or
     `<backend-directory>/<name>/`, or a Python-based backend `<backend-directory>/<name>/model.py`.
     A misspelt backend name fails the same way. Only the server can check what is
-    installed: run the smoke stage.
+    installed: run the smoke stage. Where a backend Triton ships has a close name, an unsafe
+    fix writes it.
     """,
     bad="""
     backend: "onnx"
@@ -262,6 +362,7 @@ def unknown_backend(ctx: ModelContext) -> Iterator[Finding]:
         field,
         f"backend '{backend}' is not one Triton ships; {hint}make sure libtriton_{backend}.so "
         f"or a Python-based backend '{backend}/model.py' is installed on the server",
+        fixes=_value_fix(ctx, "backend", close[0]) if close and config.backend else (),
     )
 
 
@@ -272,7 +373,8 @@ def unknown_backend(ctx: ModelContext) -> Iterator[Finding]:
     summary="a `platform` the server ignores because the backend decides",
     explanation="""
     For backends other than tensorrt, onnxruntime, pytorch and tensorflow the server does not
-    look at `platform` at all. A leftover `platform` only misleads the reader.
+    look at `platform` at all. A leftover `platform` only misleads the reader. A safe fix
+    removes it.
     """,
     bad="""
     backend: "python"
@@ -291,9 +393,11 @@ def ignored_platform(ctx: ModelContext) -> Iterator[Finding]:
         return
     if completed.backend in PLATFORMS:
         return  # platform-used-as-backend
+    removal = fix("Remove platform", Applicability.SAFE, *remove_top_level(ctx, "platform"))
     yield ctx.at(
         ("platform",),
         f"the {completed.backend} backend ignores platform '{config.platform}'; remove it",
+        fixes=removal if _accepted(ctx, "", config.backend) else (),
     )
 
 

@@ -15,7 +15,8 @@ declare(
     explanation="""
     Every field name must be a field of the message it appears in, spelled exactly
     (`dims`, not `dim`; `data_type`, not `type`). The message suggests the closest field and
-    lists the valid ones. Extensions (`[name]`) do not exist in ModelConfig.
+    lists the valid ones. Extensions (`[name]`) do not exist in ModelConfig. An unsafe fix
+    replaces the name with the suggested one (check that it is the field you meant).
     """,
     bad="""
     input {
@@ -43,7 +44,8 @@ declare(
     explanation="""
     A message field takes `{ ... }`, a scalar field takes one value, and only repeated fields
     take a `[ ... ]` list. The classic case is a parameter written as a plain string, where
-    `value` is a message with a `string_value` field.
+    `value` is a message with a `string_value` field. A safe fix writes such a string as
+    `{ string_value: ... }`, and a list of one value as that value.
     """,
     bad="""
     parameters { key: "model_type" value: "Transformer" }
@@ -63,7 +65,9 @@ declare(
     explanation="""
     Integers take a decimal, hex (`0x`) or octal (`0`-prefixed) number; floats take a
     number, `inf` or `nan`; booleans take `true`/`false` (or `True`, `t`, `1` ...); strings
-    must be quoted and valid UTF-8. An unquoted string is the most common case.
+    must be quoted and valid UTF-8. An unquoted string is the most common case. Where the
+    value is plainly meant (an unquoted word for a string, a quoted number for an integer,
+    `8.0` for an integer), a safe fix writes it as the field's type takes it.
     """,
     bad="""
     name: resnet50
@@ -110,7 +114,9 @@ declare(
     explanation="""
     Enum fields take one of the names the enum defines: data types are `TYPE_FP32`,
     `TYPE_INT64`, ... (not `FP32` or `TYPE_FLOAT32`), instance kinds are `KIND_GPU`,
-    `KIND_CPU`, `KIND_MODEL`, `KIND_AUTO`. The message suggests the closest name.
+    `KIND_CPU`, `KIND_MODEL`, `KIND_AUTO`. The message suggests the closest name, and an
+    unsafe fix puts it in place (check that it is the value you meant); a value name in
+    quotes, a safe fix unquotes.
     """,
     bad="""
     data_type: TYPE_FLOAT32
@@ -149,7 +155,8 @@ declare(
     explanation="""
     A field that is not repeated may be set only once. Two `max_batch_size` lines, or two
     `dynamic_batching { }` blocks, are refused by the parser (it forbids overwriting a field
-    that already has a value). Merge them into one.
+    that already has a value). Merge them into one. Where both give the same value, a safe
+    fix removes the second.
     """,
     bad="""
     max_batch_size: 8
@@ -169,7 +176,8 @@ declare(
     summary="a non-repeated field given twice where the first value is the default",
     explanation="""
     The parser accepts a second value for a field whose first value was the default (`0`,
-    `""`, `false`), silently replacing it. That is almost always a copy-paste mistake.
+    `""`, `false`), silently replacing it. That is almost always a copy-paste mistake. A
+    safe fix removes the first one, which changes nothing the server sees.
     """,
     bad="""
     max_batch_size: 0

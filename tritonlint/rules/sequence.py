@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from tritonlint.diagnostics import Severity
+from tritonlint.repository.model import Entry, path_problem
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import Finding, rule
 
@@ -336,7 +337,8 @@ def element_bytes(data_type: int) -> int | None:
     summary="an initial_state `data_file` that is missing or too small",
     explanation="""
     `data_file` names a file in `<model folder>/initial_state/`. For fixed-size types it must
-    hold at least elements times element size bytes (more is ignored).
+    hold at least elements times element size bytes (more is ignored). (A path into a
+    subfolder of initial_state/, or one that leaves it, is not checked.)
     """,
     bad="""
     initial_state { data_type: TYPE_FP32 dims: [ 16 ] data_file: "init.bin" name: "init" }
@@ -357,22 +359,26 @@ def sequence_initial_state_file(ctx: ModelContext) -> Iterator[Finding]:
         return
     for index, state in enumerate(batching.state):
         for position, initial in enumerate(state.initial_state):
-            if initial.WhichOneof("state_data") != "data_file":
-                continue
+            name = initial.data_file
+            if initial.WhichOneof("state_data") != "data_file" or path_problem(name):
+                continue  # (invalid-file-name reports a name no file can have)
             path = (*_BATCH, "state", index, "initial_state", position, "data_file")
-            file = ctx.model.path / "initial_state" / initial.data_file
-            if not file.is_file():
+            file = ctx.model.find_file(f"initial_state/{name}")
+            if file is None:
+                missing = ctx.model.path / "initial_state" / name
                 yield ctx.at(
-                    path, f"failed to open text file for read {file}: No such file or directory"
+                    path, f"failed to open text file for read {missing}: No such file or directory"
                 )
                 continue
             size = element_bytes(initial.data_type)
-            if size is None or any(d < 0 for d in initial.dims):
+            if not isinstance(file, Entry) or file.size is None or size is None:
+                continue
+            if any(d < 0 for d in initial.dims):
                 continue
             needed = size
             for dim in initial.dims:
                 needed *= dim
-            actual = file.stat().st_size
+            actual = file.size
             if actual < needed:
                 yield ctx.at(
                     path,

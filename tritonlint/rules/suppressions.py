@@ -19,7 +19,8 @@ declare(
     the problem was fixed, or the comment is on the wrong line, or the code is mistyped. It
     would silently hide the next, unrelated finding of that code, so remove it. A comment
     that starts with `tritonlint:` but is not a suppression tritonlint understands is
-    reported too. To keep a suppression that is unused on purpose, add `TL020` to it.
+    reported too. To keep a suppression that is unused on purpose, add `TL020` to it. A safe
+    fix removes the unused codes, or the whole comment when none is used.
     """,
     bad="""
     name: "resnet50"   # tritonlint: disable=TL201   (the name matches the folder now)

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from tritonlint.diagnostics import Severity
 from tritonlint.repository.autofill import ENSEMBLE
+from tritonlint.repository.model import Entry, path_problem
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import Finding, rule
 
@@ -143,6 +144,7 @@ def warmup_input_without_data(ctx: ModelContext) -> Iterator[Finding]:
     summary="a warmup `input_data_file` that is not in the model's warmup/ folder",
     explanation="""
     `input_data_file` names a file in `<model folder>/warmup/`, read when the model loads.
+    (A path into a subfolder of warmup/, or one that leaves it, is not checked.)
     """,
     bad="""
     inputs { key: "input" value { data_type: TYPE_FP32 dims: [ 3 ] input_data_file: "raw.bin" } }
@@ -161,10 +163,10 @@ def warmup_data_file_missing(ctx: ModelContext) -> Iterator[Finding]:
     for index, sample in enumerate(config.model_warmup):
         for key, value in sample.inputs.items():
             name = value.input_data_file
-            if value.WhichOneof("input_data_type") != "input_data_file":
-                continue
-            path = ctx.model.path / "warmup" / name
-            if not path.is_file():
+            if value.WhichOneof("input_data_type") != "input_data_file" or path_problem(name):
+                continue  # (invalid-file-name reports a name no file can have)
+            if ctx.model.find_file(f"warmup/{name}") is None:
+                path = ctx.model.path / "warmup" / name
                 yield ctx.at(
                     ("model_warmup", index, "inputs", key, "value", "input_data_file"),
                     f"failed to open text file for read {path}: No such file or directory",
@@ -311,15 +313,18 @@ def _data_files(ctx: ModelContext) -> Iterator[tuple[tuple[str | int, ...], str,
         for key, value in sample.inputs.items():
             if value.WhichOneof("input_data_type") != "input_data_file":
                 continue
-            file = ctx.model.path / "warmup" / value.input_data_file
+            name = value.input_data_file
+            file = None if path_problem(name) else ctx.model.find_file(f"warmup/{name}")
             size = element_bytes(value.data_type)
-            if not file.is_file() or size is None or any(d < 0 for d in value.dims):
+            if not isinstance(file, Entry) or file.size is None or size is None:
+                continue
+            if any(d < 0 for d in value.dims):
                 continue
             needed = size
             for dim in value.dims:
                 needed *= dim
             path = ("model_warmup", index, "inputs", key, "value", "input_data_file")
-            yield path, value.input_data_file, needed, file.stat().st_size
+            yield path, name, needed, file.size
 
 
 @rule(

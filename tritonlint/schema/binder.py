@@ -14,6 +14,8 @@ from functools import cache
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 from google.protobuf.message import Message as ProtoMessage
 
+from tritonlint.diagnostics import Applicability, Fix, TextEdit
+from tritonlint.edits import quote, remove_fields
 from tritonlint.schema.doubts import Doubts
 from tritonlint.schema.history import unknown_enum_value_note, unknown_field_note
 from tritonlint.schema.scalars import Converted, ScalarValue, convert
@@ -31,6 +33,8 @@ class SchemaProblem:
     message: str
     span: Span
     related: tuple[tuple[Span, str], ...] = ()
+    #: Edits of the file that resolve it: a suggested name, a duplicate removed.
+    fixes: tuple[Fix, ...] = ()
 
 
 @dataclass(slots=True)
@@ -125,6 +129,24 @@ def _describe_value(value: Scalar | Message | ListValue) -> str:
     return value.text
 
 
+@dataclass(slots=True)
+class _Place:
+    """A field among the fields of its message, and the first one of the same name there.
+
+    (Not frozen: one is made for every field bound, and a frozen one is slower to make.)
+    """
+
+    item: Field
+    fields: list[Field]
+    index: int
+    #: Where the first field of this name is, when this is a later one.
+    earlier: int | None
+
+    def removal(self, index: int, title: str) -> tuple[Fix, ...]:
+        """A fix that removes ``fields[index]``, which the server would not miss."""
+        return (Fix(title, remove_fields(self.fields, {index}), Applicability.SAFE),)
+
+
 class _Binder:
     def __init__(self) -> None:
         self.source_map = SourceMap()
@@ -132,9 +154,14 @@ class _Binder:
         self.doubts: set[tuple[Path, str | None]] = set()
 
     def report(
-        self, rule: StageRule, message: str, span: Span, related: tuple[tuple[Span, str], ...] = ()
+        self,
+        rule: StageRule,
+        message: str,
+        span: Span,
+        related: tuple[tuple[Span, str], ...] = (),
+        fixes: tuple[Fix, ...] = (),
     ) -> None:
-        self.problems.append(SchemaProblem(rule, message, span, related))
+        self.problems.append(SchemaProblem(rule, message, span, related, fixes))
 
     def doubt(self, path: Path, name: str | None) -> None:
         """Record that a value meant for field ``name`` of the message at ``path`` was left out."""
@@ -142,8 +169,8 @@ class _Binder:
 
     def message(self, target: ProtoMessage, fields: list[Field], path: Path) -> None:
         descriptor: Descriptor = target.DESCRIPTOR  # type: ignore[assignment]
-        given: dict[str, Field] = {}
-        for item in fields:
+        given: dict[str, int] = {}
+        for index, item in enumerate(fields):
             field_descriptor = self._field_descriptor(descriptor, item, path)
             if field_descriptor is None:
                 continue
@@ -155,8 +182,9 @@ class _Binder:
                     f"expected ':' between field '{item.name.text}' and its value",
                     item.name.span,
                 )
-            self._value(target, field_descriptor, item, path, given.get(field_descriptor.name))
-            given.setdefault(field_descriptor.name, item)
+            place = _Place(item, fields, index, given.get(field_descriptor.name))
+            self._value(target, field_descriptor, place, path)
+            given.setdefault(field_descriptor.name, index)
 
     def _field_descriptor(
         self, descriptor: Descriptor, item: Field, path: Path
@@ -190,6 +218,7 @@ class _Binder:
             f'message type "{descriptor.full_name}" has no field named "{name.text}"{hint} '
             f"(valid fields: {', '.join(valid)})",
             name.span,
+            fixes=_suggested(f"Replace '{name.text}' with '{guess}'", name.span, guess),
         )
         return None
 
@@ -216,13 +245,9 @@ class _Binder:
         return False
 
     def _value(
-        self,
-        target: ProtoMessage,
-        descriptor: FieldDescriptor,
-        item: Field,
-        path: Path,
-        earlier: Field | None,
+        self, target: ProtoMessage, descriptor: FieldDescriptor, place: _Place, path: Path
     ) -> None:
+        item = place.item
         value = item.value
         if isinstance(value, ListValue):
             if not descriptor.is_repeated:
@@ -232,6 +257,7 @@ class _Binder:
                     f"field '{descriptor.name}' is not repeated and takes one "
                     f"{_type_label(descriptor)}, not a list",
                     value.span,
+                    fixes=_unlisted(descriptor, value),
                 )
                 return
             # The field as a whole is the list, not its first element.
@@ -239,18 +265,17 @@ class _Binder:
                 (*path, descriptor.name), Location(item.span, item.name.span, value.span)
             )
             for element in value.items:
-                self._single(target, descriptor, item, element, path, earlier)
+                self._single(target, descriptor, place, element, path)
             return
-        self._single(target, descriptor, item, value, path, earlier)
+        self._single(target, descriptor, place, value, path)
 
     def _single(
         self,
         target: ProtoMessage,
         descriptor: FieldDescriptor,
-        item: Field,
+        place: _Place,
         value: Scalar | Message,
         path: Path,
-        earlier: Field | None,
     ) -> None:
         if _is_message(descriptor):
             if not isinstance(value, Message):
@@ -261,9 +286,10 @@ class _Binder:
                         f"field '{descriptor.name}' takes a message "
                         f"({_type_label(descriptor)}) written {{ ... }}, found {value.text}",
                         value.span,
+                        fixes=_wrapped(descriptor, value),
                     )
                 return
-            self._message_value(target, descriptor, item, value, path, earlier)
+            self._message_value(target, descriptor, place, value, path)
             return
         if isinstance(value, Message):
             self.doubt(path, descriptor.name)
@@ -273,17 +299,17 @@ class _Binder:
                 value.span,
             )
             return
-        self._scalar_value(target, descriptor, item, value, path, earlier)
+        self._scalar_value(target, descriptor, place, value, path)
 
     def _message_value(
         self,
         target: ProtoMessage,
         descriptor: FieldDescriptor,
-        item: Field,
+        place: _Place,
         value: Message,
         path: Path,
-        earlier: Field | None,
     ) -> None:
+        item = place.item
         name = descriptor.name
         if _is_map(descriptor):
             self._map_entry(target, descriptor, item, value, path)
@@ -297,7 +323,7 @@ class _Binder:
             self.message(child, value.fields, child_path)
             return
         if target.HasField(name):
-            self._duplicate(descriptor, item, earlier, path)
+            self._duplicate(descriptor, place, path)
             return
         child = getattr(target, name)
         child.SetInParent()
@@ -338,10 +364,9 @@ class _Binder:
         self,
         target: ProtoMessage,
         descriptor: FieldDescriptor,
-        item: Field,
+        place: _Place,
         value: Scalar,
         path: Path,
-        earlier: Field | None,
     ) -> None:
         if value.missing or value.kind in (
             ScalarKind.UNTERMINATED_STRING,
@@ -360,10 +385,12 @@ class _Binder:
                     if result.kind == "range"
                     else StageRule.INVALID_VALUE
                 )
-                self.report(rule, result.message, value.span)
+                fixes = _respelled(descriptor, value) if result.kind == "literal" else ()
+                self.report(rule, result.message, value.span, fixes=fixes)
             return
         self._warn_unknown_enum_number(descriptor, result.value, value.span)
         name = descriptor.name
+        item = place.item
         location = Location(item.span, item.name.span, value.span)
         if descriptor.is_repeated:
             container = getattr(target, name)
@@ -371,15 +398,22 @@ class _Binder:
             self.source_map.add((*path, name, len(container) - 1), location)
             self.source_map.add_once((*path, name), location)
             return
-        if earlier is not None:
+        if place.earlier is not None:
+            earlier = place.fields[place.earlier]
+            first = _converted(descriptor, earlier)
             if _has_value(target, descriptor):
-                self._duplicate(descriptor, item, earlier, path)
+                same = first is not None and repr(first.value) == repr(result.value)
+                fixes = place.removal(place.index, f"Remove the repeated '{name}'") if same else ()
+                self._duplicate(descriptor, place, path, fixes)
                 return
             self.report(
                 StageRule.OVERRIDDEN_FIELD,
                 f"field '{name}' is given again; the earlier default value is overridden",
                 item.name.span,
                 ((earlier.name.span, "first given here"),),
+                place.removal(place.earlier, f"Remove the earlier '{name}'")
+                if first is not None
+                else (),
             )
         try:
             setattr(target, name, result.value)
@@ -394,15 +428,21 @@ class _Binder:
         self.source_map.add((*path, name), location)
 
     def _duplicate(
-        self, descriptor: FieldDescriptor, item: Field, earlier: Field | None, path: Path
+        self,
+        descriptor: FieldDescriptor,
+        place: _Place,
+        path: Path,
+        fixes: tuple[Fix, ...] = (),
     ) -> None:
         self.doubt(path, descriptor.name)
+        earlier = place.fields[place.earlier] if place.earlier is not None else None
         related = ((earlier.name.span, "first given here"),) if earlier else ()
         self.report(
             StageRule.DUPLICATE_FIELD,
             f"non-repeated field '{descriptor.name}' is specified more than once",
-            item.name.span,
+            place.item.name.span,
             related,
+            fixes,
         )
 
     def _unknown_enum(self, descriptor: FieldDescriptor, text: str, span: Span) -> None:
@@ -422,6 +462,13 @@ class _Binder:
             f"{text} is not a value of {enum.full_name} (field '{descriptor.name}'){hint} "
             f"(valid values: {', '.join(names)})",
             span,
+            # A value name in quotes is that value, and nothing else.
+            fixes=_suggested(
+                f"Replace {text} with {guess}",
+                span,
+                guess,
+                certain=text in (f'"{guess}"', f"'{guess}'"),
+            ),
         )
 
     def _warn_unknown_enum_number(
@@ -439,6 +486,80 @@ class _Binder:
                 f"Valid values: {names}",
                 span,
             )
+
+
+def _value_fix(descriptor: FieldDescriptor, span: Span, literal: str | None) -> tuple[Fix, ...]:
+    """Write ``literal`` at ``span``, where it is a value the field takes."""
+    if literal is None:
+        return ()
+    result = convert(descriptor, [literal], literal[:1] in ('"', "'"))
+    if not isinstance(result, Converted):
+        return ()
+    return (Fix(f"Write {literal}", (TextEdit(span, literal),), Applicability.SAFE),)
+
+
+def _respelled(descriptor: FieldDescriptor, value: Scalar) -> tuple[Fix, ...]:
+    """The same value spelled as the field takes it: quoted for a string, unquoted for any
+    other type, and a whole number written as an integer for an integer field."""
+    text = value.text
+    if descriptor.type in (FieldDescriptor.TYPE_STRING, FieldDescriptor.TYPE_BYTES):
+        quoted = value.kind is ScalarKind.STRING
+        return () if quoted else _value_fix(descriptor, value.span, quote(text))
+    if value.kind is ScalarKind.STRING:
+        plain = len(value.tokens) == 1 and "\\" not in text
+        return _value_fix(descriptor, value.span, text[1:-1] if plain else None)
+    if descriptor.cpp_type in _INTEGER_TYPES:
+        return _value_fix(descriptor, value.span, _whole_number(text))
+    return ()
+
+
+_INTEGER_TYPES = frozenset(
+    {
+        FieldDescriptor.CPPTYPE_INT32,
+        FieldDescriptor.CPPTYPE_INT64,
+        FieldDescriptor.CPPTYPE_UINT32,
+        FieldDescriptor.CPPTYPE_UINT64,
+    }
+)
+
+
+def _whole_number(text: str) -> str | None:
+    """``8`` for ``8.0`` or ``8e0``: a float literal that is a whole number, as an integer."""
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return str(int(number)) if math.isfinite(number) and number.is_integer() else None
+
+
+def _wrapped(descriptor: FieldDescriptor, value: Scalar) -> tuple[Fix, ...]:
+    """A string given for a message whose one field is a string (a parameter's `value`)."""
+    fields = message_type(descriptor).fields
+    if value.kind is not ScalarKind.STRING or len(fields) != 1:
+        return ()
+    if fields[0].type != FieldDescriptor.TYPE_STRING:
+        return ()
+    literal = f"{{ {fields[0].name}: {value.text} }}"
+    return (Fix(f"Write {literal}", (TextEdit(value.span, literal),), Applicability.SAFE),)
+
+
+def _unlisted(descriptor: FieldDescriptor, value: ListValue) -> tuple[Fix, ...]:
+    """A list of one value given for a field that takes one: the value alone."""
+    if len(value.items) != 1 or _is_message(descriptor):
+        return ()
+    item = value.items[0]
+    if not isinstance(item, Scalar) or len(item.tokens) != 1:
+        return ()
+    return _value_fix(descriptor, value.span, item.text)
+
+
+def _converted(descriptor: FieldDescriptor, item: Field) -> Converted | None:
+    """The value a scalar field converts to (None for a message, list or rejected value)."""
+    value = item.value
+    if not isinstance(value, Scalar):
+        return None
+    result = convert(descriptor, [t.text for t in value.tokens], value.kind is ScalarKind.STRING)
+    return result if isinstance(result, Converted) else None
 
 
 def _map_key(descriptor: FieldDescriptor, entry: Message) -> str | int | bool:
@@ -462,3 +583,13 @@ def _has_value(target: ProtoMessage, descriptor: FieldDescriptor) -> bool:
     if isinstance(current, int | float) and math.copysign(1.0, current) < 0:
         return True  # -0.0 is not the default either
     return bool(current)
+
+
+def _suggested(
+    title: str, span: Span, guess: str | None, *, certain: bool = False
+) -> tuple[Fix, ...]:
+    """The "did you mean" as a fix: a guess for a person to confirm, unless it is ``certain``."""
+    if guess is None:
+        return ()
+    applicability = Applicability.SAFE if certain else Applicability.UNSAFE
+    return (Fix(title, (TextEdit(span, guess),), applicability),)
