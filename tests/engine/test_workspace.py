@@ -274,3 +274,14 @@ def test_one_workspace_edited_and_checked_from_many_threads_ends_as_a_serial_one
     serial = Workspace(root)
     serial.open(config, last or "")
     assert shared.check().diagnostics == serial.check().diagnostics
+
+
+def test_a_check_of_some_models_reads_only_them_and_the_models_they_run(
+    root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parses = ParseCounter(monkeypatch)
+    workspace = Workspace(root, targets=frozenset({root / "outer"}))
+    result = workspace.check()
+    assert parses.take() == ["a", "b", "c", "outer", "pipe"]
+    assert list(result.by_model) == [root / "outer"]
+    assert result.rechecked == {"outer", "pipe", "a", "b", "c"}

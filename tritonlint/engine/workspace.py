@@ -295,7 +295,7 @@ class Workspace:
             self._dirty = set()
             self._checks, self._composing, self._reported = {}, {}, {}
             graph.clear()
-            return set(repository.by_name), set()
+            return _needed(repository), set()
         dirty, self._dirty = self._dirty, set()
         dependents = graph.dependents(dirty) - dirty
         for name in dirty:
@@ -351,6 +351,25 @@ class Workspace:
             *repository_diagnostics(repository, self._rules),
         ]
         return sorted(self.options.report(dict.fromkeys(found)), key=lambda d: d.sort_key)
+
+
+def _needed(repository: Repository) -> set[str]:
+    """The models a first check looks at: the targets, and every model their ensembles run.
+
+    A model that is only context matters through its findings (a refused composing model
+    refuses the ensemble), so those of the models the targets run, at any depth, are needed.
+    """
+    if repository.whole:
+        return set(repository.by_name)
+    pending = [model.name for model in repository.target_models()]
+    needed: set[str] = set()
+    while pending:
+        name = pending.pop()
+        if name in needed or name not in repository.by_name:
+            continue
+        needed.add(name)
+        pending.extend(repository.graph.steps(name))
+    return needed
 
 
 def _byte_order(item: tuple[str, ModelFolder]) -> bytes:
