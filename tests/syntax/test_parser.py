@@ -416,6 +416,11 @@ def test_a_whole_json_file_is_reported_at_its_first_brace() -> None:
     assert problem.message.startswith("this file is JSON")
 
 
+def test_deeply_nested_json_is_reported_as_json() -> None:
+    [problem] = parse('{"a": ' * 100_000).problems
+    assert problem.kind == "json-config"
+
+
 def test_unexpected_characters_are_reported_and_skipped() -> None:
     result = parse('max_batch_size: 2 @@ name: "a"')
     [problem] = result.problems

@@ -426,8 +426,8 @@ def _looks_like_json(text: str) -> bool:
         return False
     try:
         return isinstance(json.loads(text), dict)
-    except ValueError:
-        return True  # JSON-shaped, with a mistake of its own
+    except (ValueError, RecursionError):
+        return True  # JSON-shaped, with a mistake of its own (or nested too deep to read)
 
 
 def _json_problem(text: str) -> SyntaxProblem:
