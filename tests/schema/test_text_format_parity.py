@@ -143,8 +143,13 @@ def short_corpus_texts() -> tuple[str, ...]:
     return tuple(texts)
 
 
+def rough_tokens(text: str) -> list[str]:
+    """The text cut into strings, comments, words and numbers, blanks and single characters."""
+    return [m.group(0) for m in _TOKEN.finditer(text)]
+
+
 def mutate(text: str, rng: random.Random) -> str:
-    tokens = [m.group(0) for m in _TOKEN.finditer(text)]
+    tokens = rough_tokens(text)
     for _ in range(rng.randint(1, 3)):
         index = rng.randrange(len(tokens) + 1)
         operation = rng.random()
