@@ -13,13 +13,14 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from google.protobuf import text_format
+from google.protobuf import text_encoding, text_format
 from google.protobuf.message import Message
 
 from tritonlint.diagnostics import Severity
 from tritonlint.document import ConfigDocument, parse_config
 from tritonlint.rules.registry import by_name
 from tritonlint.schema.releases import load_schema
+from tritonlint.schema.scalars import c_unescape
 
 CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus"
 SCHEMA = load_schema()
@@ -142,8 +143,13 @@ def short_corpus_texts() -> tuple[str, ...]:
     return tuple(texts)
 
 
+def rough_tokens(text: str) -> list[str]:
+    """The text cut into strings, comments, words and numbers, blanks and single characters."""
+    return [m.group(0) for m in _TOKEN.finditer(text)]
+
+
 def mutate(text: str, rng: random.Random) -> str:
-    tokens = [m.group(0) for m in _TOKEN.finditer(text)]
+    tokens = rough_tokens(text)
     for _ in range(rng.randint(1, 3)):
         index = rng.randrange(len(tokens) + 1)
         operation = rng.random()
@@ -260,3 +266,23 @@ def test_configs_built_from_fragments_agree_with_text_format() -> None:
 )
 def test_edge_cases_agree_with_text_format(text: str) -> None:
     assert disagreement(text) is None
+
+
+@pytest.mark.parametrize(
+    "literal",
+    [
+        "", "plain", "\\\\" * 5000, "\\\\" * 3 + "xf", "\\\\" * 2 + "xf", "\\xf", "\\xfg", "\\x41",
+        "\\x", "\\u00e9", "\\\\u00e9", "\\U0001F600", "\\N{BULLET}", "\\101", "\\400", "\\q",
+        "é€", "\\\\\\xa", '\\"', "\\'",
+    ],
+)  # fmt: skip
+def test_literals_are_unescaped_as_protobuf_unescapes_them(literal: str) -> None:
+    try:
+        expected: bytes | type[ValueError] = text_encoding.CUnescape(literal)
+    except ValueError:
+        expected = ValueError
+    try:
+        found: bytes | type[ValueError] = c_unescape(literal)
+    except ValueError:
+        found = ValueError
+    assert found == expected

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
 import pytest
 
 from tritonlint.span import Span
@@ -416,6 +420,11 @@ def test_a_whole_json_file_is_reported_at_its_first_brace() -> None:
     assert problem.message.startswith("this file is JSON")
 
 
+def test_deeply_nested_json_is_reported_as_json() -> None:
+    [problem] = parse('{"a": ' * 100_000).problems
+    assert problem.kind == "json-config"
+
+
 def test_unexpected_characters_are_reported_and_skipped() -> None:
     result = parse('max_batch_size: 2 @@ name: "a"')
     [problem] = result.problems
@@ -489,3 +498,103 @@ def test_deeply_nested_messages_with_a_comment_do_not_raise() -> None:
     result = parse("a { " * depth + "# deep\n" + "}" * depth)
     assert result.problems == []
     assert [c.text for c in result.document.comments] == ["# deep"]
+
+
+# --- Recovery keeps the tree it recovers ----------------------------------------------------
+
+
+def test_recovery_builds_each_node_once() -> None:
+    result = parse('name: "a" "" -1 max_batch_size: 2')
+    assert reported(result.problems) == [
+        ((1, 14), "expected one of ',', ';', '[', end of file, identifier, string; found '-1'")
+    ]
+    assert names(result.document.fields) == ["name", "max_batch_size"]
+    assert [token.text for token in scalar(result.document.fields[0]).tokens] == ['"a"', '""']
+
+
+def test_fields_after_several_errors_are_each_kept_once() -> None:
+    result = parse('KIND_GPU\nt\n<>\nmax_batch_size: 0\n"')
+    assert [at(p) for p in result.problems] == [(2, 1), (3, 1), (5, 1)]
+    assert names(result.document.fields) == ["KIND_GPU", "", "max_batch_size"]
+    assert [type(f.value).__name__ for f in result.document.fields] == [
+        "Scalar",
+        "Message",
+        "Scalar",
+    ]
+
+
+def test_what_is_closed_at_the_end_of_the_file_ends_there() -> None:
+    text = "input {\n  dims: [ 1\n  # last\n"
+    result = parse(text)
+    value = message(result.document.fields[0])
+    dims = items(value.fields[0])
+    end = (4, 1, 4, 1)
+    assert dims.close.missing and where(dims.close.span) == end
+    assert value.close.missing and where(value.close.span) == end
+    assert where(value.span) == (1, 7, 4, 1)
+    assert [c.text for c in value.fields[0].leading_comments] == ["# last"]
+
+
+def test_after_the_last_reported_error_the_tree_ends_where_the_next_one_is() -> None:
+    result = parse("a b\n" * (MAX_SYNTAX_ERRORS + 10))
+    fields = result.document.fields
+    assert names(fields) == ["a"] * (MAX_SYNTAX_ERRORS + 1)
+    assert [scalar(f).text for f in fields] == ["b"] * MAX_SYNTAX_ERRORS + [""]
+    last = fields[-1]
+    assert last.colon is not None and last.colon.missing
+    assert where(last.colon.span) == (MAX_SYNTAX_ERRORS + 1, 3, MAX_SYNTAX_ERRORS + 1, 3)
+
+
+def test_a_long_run_of_stray_characters_is_one_problem() -> None:
+    result = parse('name: "a" ' + "@" * 100_000 + " max_batch_size: 2")
+    [problem] = result.problems
+    assert where(problem.span) == (1, 11, 1, 100_011)
+    assert problem.message == f"unexpected characters {'@' * 100_000!r}"
+    assert names(result.document.fields) == ["name", "max_batch_size"]
+
+
+def test_a_stray_character_where_a_value_goes_is_a_missing_value() -> None:
+    result = parse("max_batch_size: @ name: 1")
+    assert reported(result.problems) == [((1, 17), "unexpected character '@'")]
+    assert names(result.document.fields) == ["max_batch_size", "name"]
+    assert scalar(result.document.fields[0]).missing
+
+
+# --- Parses in several threads at once -------------------------------------------------------
+
+
+def _many_texts() -> list[str]:
+    texts = [
+        SEVERAL_ERRORS,
+        COMMENTED,
+        'name: "resnet\nmax_batch_size: 8\n',
+        "a { " * 50,
+        'input [ { name: "a" } { name: "b" } ]',
+        "max_batch_size: ${B}\nname: 'x' @@ \"y\"",
+        "a b\n" * (MAX_SYNTAX_ERRORS + 5),
+        '{"name": "x"}',
+    ]
+    for n in range(60):
+        texts.append(f'name: "m{n}"  # model {n}\ninput {{ dims: [ {n}, {n + 1} ] }}\n')
+        texts.append(f"field{n} value{n}\n" + "x { " * (n % 7) + f"y: {n} ]\n")
+    return texts
+
+
+@pytest.fixture
+def frequent_thread_switches() -> Iterator[None]:
+    """Threads take turns every few microseconds, so that parses interleave mid-way."""
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    yield
+    sys.setswitchinterval(interval)
+
+
+@pytest.mark.usefixtures("frequent_thread_switches")
+def test_parses_in_eight_threads_give_what_serial_parses_give() -> None:
+    texts = _many_texts() * 4
+    serial = [parse(text) for text in texts]
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        threaded = list(pool.map(parse, texts))
+    assert threaded == serial
+    assert [r.document.comments for r in threaded] == [r.document.comments for r in serial]
+    assert sum(bool(r.problems) for r in serial) > len(texts) / 3

@@ -1,0 +1,20 @@
+"""What the syntax stage reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tritonlint.span import Span
+from tritonlint.stage_rules import StageRule
+
+
+@dataclass(frozen=True, slots=True)
+class SyntaxProblem:
+    """A syntax error: where, and what the parser expected there."""
+
+    message: str
+    span: Span
+    expected: tuple[str, ...] = ()
+    #: The rule that reports it: a plain syntax error unless the text is recognisably
+    #: something else (an unfilled template placeholder).
+    kind: StageRule = StageRule.SYNTAX_ERROR
