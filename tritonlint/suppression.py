@@ -108,7 +108,7 @@ def read_suppressions(
     if syntax is None or document.text is None:
         return found
     text = document.text
-    lines = text.split("\n")
+    following: list[int | None] | None = None
     for comment in syntax.document.comments:
         match = _DIRECTIVE.search(comment.text)
         if match is None:
@@ -121,7 +121,11 @@ def read_suppressions(
         trailing = text[line_start : comment.span.start].strip() != ""
         line = None
         if kind == "disable":
-            line = comment.span.line if trailing else _next_content_line(lines, comment.span.line)
+            if trailing:
+                line = comment.span.line
+            else:
+                following = following or _next_content_lines(text.split("\n"))
+                line = following[comment.span.line]
         codes_span = _within(comment.span, match.start("codes"), match.end("codes"))
         # The whole comment goes when the suppression is all it says; otherwise only that.
         if comment.text[: match.start()].strip("# \t"):
@@ -162,13 +166,17 @@ def _comment_removal(text: str, whole: Comment, trailing: bool) -> TextEdit:
     return TextEdit(Span(comment.line, 1, comment.line + 1, 1, start, newline + 1), "")
 
 
-def _next_content_line(lines: Sequence[str], after: int) -> int | None:
-    """The first line after line ``after`` (1-based) with more than blanks and a comment."""
-    for number in range(after + 1, len(lines) + 1):
+def _next_content_lines(lines: Sequence[str]) -> list[int | None]:
+    """For each line number n (1-based), the first line after n with more than blanks and a
+    comment (None: there is none)."""
+    following: list[int | None] = [None] * (len(lines) + 1)
+    after: int | None = None
+    for number in range(len(lines), 0, -1):
+        following[number] = after
         stripped = lines[number - 1].strip()
         if stripped and not stripped.startswith("#"):
-            return number
-    return None
+            after = number
+    return following
 
 
 def apply_suppressions(
