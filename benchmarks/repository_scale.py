@@ -5,7 +5,8 @@ Usage: python benchmarks/repository_scale.py [--sizes 1000 10000] [--repeat 3]
 
 For each size, a repository is generated from the example repository in ``fixtures/``
 (``generated_repository.py``: plain models, and ensembles that run them) and ``tritonlint
-REPOSITORY`` is run as a whole process, as a user runs it (worker processes included), with its bytecode cached as an installed
+REPOSITORY`` is run as a whole process, as a user runs it (worker processes included), with
+its bytecode cached as an installed
 package has it. The
 best time of ``--repeat`` runs is kept; the peak memory is the largest resident size of the
 process or any of its workers. The last column is each size's time over the first size's:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
+from typing import NamedTuple
 
 from tritonlint.span import Span
 
@@ -28,16 +28,14 @@ class Applicability(str, Enum):
     UNSAFE = "unsafe"
 
 
-@dataclass(frozen=True, slots=True)
-class TextEdit:
+class TextEdit(NamedTuple):
     """Replace the text at ``span`` (offsets into the decoded file) with ``new_text``."""
 
     span: Span
     new_text: str
 
 
-@dataclass(frozen=True, slots=True)
-class Fix:
+class Fix(NamedTuple):
     """Edits of the finding's own file that resolve it, with a title for a code action."""
 
     title: str
@@ -45,17 +43,15 @@ class Fix:
     applicability: Applicability = Applicability.UNSAFE
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RelatedLocation:
+class RelatedLocation(NamedTuple):
     """Another place that explains a finding (the composing model's input, the first duplicate)."""
 
     path: Path
-    span: Span | None = None
     message: str
+    span: Span | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
+class Diagnostic(NamedTuple):
     """One finding about one file or folder."""
 
     code: str
@@ -74,4 +70,4 @@ class Diagnostic:
         return (str(self.path), line, column, self.code, self.message)
 
     def with_severity(self, severity: Severity) -> Diagnostic:
-        return self if severity is self.severity else replace(self, severity=severity)
+        return self if severity is self.severity else self._replace(severity=severity)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from google.protobuf.message import Message
 
@@ -24,8 +25,7 @@ from tritonlint.syntax.parser import ParseResult, parse
 MAX_CONFIG_BYTES = 8 * 1024 * 1024
 
 
-@dataclass(frozen=True, slots=True)
-class FileProblem:
+class FileProblem(NamedTuple):
     """A problem with the file as a whole, or one found while parsing and binding it."""
 
     rule: StageRule

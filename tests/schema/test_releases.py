@@ -425,3 +425,15 @@ def test_the_script_names_releases_and_containers_as_shipped() -> None:
     assert script.triton_release("2.51.0") == "2.51.0"
     for release in available_releases():
         assert script.container_release(release) == container_release(release)
+
+
+def test_each_shipped_schema_splits_into_the_files_protobuf_reads_from_it() -> None:
+    from google.protobuf import descriptor_pb2
+
+    from tritonlint.resources import data_path
+    from tritonlint.schema.releases import _file_descriptors
+
+    for binpb in sorted(data_path("protos").glob("*/model_config.binpb")):
+        data = binpb.read_bytes()
+        expected = descriptor_pb2.FileDescriptorSet.FromString(data).file
+        assert _file_descriptors(data) == [f.SerializeToString() for f in expected], binpb

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine.checks import model_diagnostics
@@ -20,8 +20,7 @@ from tritonlint.rules.registry import Rule
 from tritonlint.suppression import FileSuppressions, read_suppressions
 
 
-@dataclass(frozen=True, slots=True)
-class ModelCheck:
+class ModelCheck(NamedTuple):
     """What checking one model found."""
 
     findings: list[Diagnostic]

@@ -8,8 +8,7 @@ server accepts is never flagged.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tritonlint.repository.graph import ENSEMBLE
 from tritonlint.repository.model import ModelFolder
@@ -46,8 +45,7 @@ KNOWN_BACKENDS: dict[str, str | None] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Completed:
+class Completed(NamedTuple):
     platform: str
     backend: str
     default_model_filename: str

@@ -10,8 +10,7 @@ the ensemble to that name.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from tritonlint.repository.model import ModelFolder
@@ -19,8 +18,7 @@ if TYPE_CHECKING:
 ENSEMBLE = "ensemble"
 
 
-@dataclass(frozen=True, slots=True)
-class ModelEdges:
+class ModelEdges(NamedTuple):
     """What one model's config says about other models."""
 
     #: The model names its ensemble steps run, in step order (empty for other models).

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
+from typing import NamedTuple
 
 from tritonlint.document import ConfigDocument
 from tritonlint.repository.graph import DependencyGraph, ModelEdges, edges_of
@@ -59,8 +60,7 @@ def classify_version(name: str) -> tuple[VersionStatus, int | None]:
     return VersionStatus.VALID, number
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
+class Entry(NamedTuple):
     """A file or folder inside a model or version folder."""
 
     name: str
@@ -68,8 +68,7 @@ class Entry:
     size: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class VersionFolder:
+class VersionFolder(NamedTuple):
     name: str
     path: Path
     status: VersionStatus
@@ -168,8 +167,7 @@ class ModelFolder:
         return None if isinstance(found, Entry) and found.is_dir else found
 
 
-@dataclass(frozen=True, slots=True)
-class WalkProblem:
+class WalkProblem(NamedTuple):
     """Something on disk that could not be read as part of a repository."""
 
     rule: StageRule

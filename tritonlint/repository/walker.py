@@ -10,8 +10,8 @@ from __future__ import annotations
 import errno
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from tritonlint.repository.model import (
     ConfigLoader,
@@ -172,8 +172,7 @@ def read_loose_file(path: Path, load: LoaderFactory) -> Repository:
     return Repository(root=None, by_name={model.name: model}, targets={model.path})
 
 
-@dataclass(frozen=True)
-class Source:
+class Source(NamedTuple):
     """What to read: a repository root (all of it, or some target models), or a loose file."""
 
     root: Path | None

@@ -18,17 +18,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from google.protobuf.descriptor import FieldDescriptor
 
 from tritonlint.document import ConfigDocument
-from tritonlint.schema.binder import is_map_entry
+from tritonlint.schema.binder import is_map
 from tritonlint.schema.doubts import Doubts, MessagePath
 
 
-@dataclass(frozen=True, slots=True)
-class DoubtfulRead:
+class DoubtfulRead(NamedTuple):
     """A check read field ``name`` of the message at ``message`` in the config at ``config``."""
 
     config: Path
@@ -64,8 +63,7 @@ class ReadLog:
         return False
 
 
-@dataclass(frozen=True, slots=True)
-class _Reader:
+class _Reader(NamedTuple):
     """Where a tracked config's doubtful reads go, and which config they are of."""
 
     log: ReadLog
@@ -125,7 +123,7 @@ def _wrap(
         return value
     entry = descriptor.message_type
     assert entry is not None
-    if is_map_entry(entry):
+    if is_map(descriptor):
         if entry.fields_by_name["value"].type != FieldDescriptor.TYPE_MESSAGE:
             return value
         return _TrackedMap(value, path, doubts, log)

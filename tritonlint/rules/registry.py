@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tritonlint.diagnostics import Diagnostic, Fix, RelatedLocation, Severity
 from tritonlint.schema.source_map import Path as FieldPath
@@ -23,8 +23,7 @@ if TYPE_CHECKING:
     from tritonlint.rules.context import ModelContext, RepositoryContext
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+class Finding(NamedTuple):
     """What a check yields: a message about a place. The registry adds code and severity."""
 
     message: str

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tritonlint.span import Span
 
@@ -11,8 +11,7 @@ from tritonlint.span import Span
 Path = tuple[str | int | bool, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Location:
+class Location(NamedTuple):
     field: Span
     name: Span
     value: Span

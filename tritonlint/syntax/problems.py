@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tritonlint.span import Span
 from tritonlint.stage_rules import StageRule
 
 
-@dataclass(frozen=True, slots=True)
-class SyntaxProblem:
+class SyntaxProblem(NamedTuple):
     """A syntax error: where, and what the parser expected there."""
 
     message: str
