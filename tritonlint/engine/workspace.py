@@ -15,8 +15,9 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.document import ConfigDocument, load_config, parse_config
@@ -41,8 +42,7 @@ from tritonlint.schema.releases import Schema, load_schema
 from tritonlint.suppression import apply_suppressions
 
 
-@dataclass(frozen=True)
-class CheckResult:
+class CheckResult(NamedTuple):
     """What one :meth:`Workspace.check` found, and how much it had to re-check."""
 
     #: The reported findings of each checked model, by model folder.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from tritonlint.diagnostics import Applicability, Fix, RelatedLocation, Severity
 from tritonlint.repository.autofill import ENSEMBLE
@@ -640,8 +640,7 @@ def _show(shape: list[int]) -> str:
     return "[" + ",".join(str(d) for d in shape) + "]"
 
 
-@dataclass(frozen=True)
-class _Use:
+class _Use(NamedTuple):
     """One place that says what an ensemble tensor looks like."""
 
     model: str

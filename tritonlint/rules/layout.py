@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from tritonlint.diagnostics import Severity
 from tritonlint.repository.autofill import ENSEMBLE, PLATFORMS
@@ -284,8 +283,7 @@ def specific_version_missing(ctx: ModelContext) -> Iterator[Finding]:
             )
 
 
-@dataclass(frozen=True)
-class _ExpectedFile:
+class _ExpectedFile(NamedTuple):
     name: str
     #: True: must be a folder; False: must be a file; None: either.
     folder: bool | None

@@ -10,8 +10,8 @@ so that the finding can say the name belongs to another release rather than sugg
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from google.protobuf.descriptor import Descriptor, EnumDescriptor
 
@@ -23,8 +23,7 @@ def _key(release: str) -> tuple[int, ...]:
     return tuple(int(part) for part in release.split("."))
 
 
-@dataclass(frozen=True, slots=True)
-class History:
+class History(NamedTuple):
     """When one field or enum value was present: ``(added, removed or None)`` runs, in order."""
 
     spans: tuple[tuple[str, str | None], ...]
@@ -60,8 +59,7 @@ class History:
         return None
 
 
-@dataclass(frozen=True)
-class FieldTable:
+class FieldTable(NamedTuple):
     releases: tuple[str, ...]
     fields: dict[str, History]
     enum_values: dict[str, History]

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from tritonlint.resources import data_path
 
@@ -22,8 +21,7 @@ if TYPE_CHECKING:
 SERVER_RELEASE = "2.51.0"
 
 
-@dataclass(frozen=True)
-class Schema:
+class Schema(NamedTuple):
     release: str
     model_config: Descriptor
     message_class: type[Message]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from google.protobuf.descriptor import EnumDescriptor, FieldDescriptor
 
@@ -39,13 +39,11 @@ _INTEGER_RANGES: dict[int, tuple[str, int, int]] = {
 ScalarValue = int | float | bool | str | bytes
 
 
-@dataclass(frozen=True, slots=True)
-class Converted:
+class Converted(NamedTuple):
     value: ScalarValue
 
 
-@dataclass(frozen=True, slots=True)
-class Rejected:
+class Rejected(NamedTuple):
     """Why a token cannot be a value of the field; ``kind`` picks the diagnostic."""
 
     kind: str  # "literal" | "range" | "enum"

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 from tritonlint.span import Span
 
 
-@dataclass(slots=True)
-class Token:
+class Token(NamedTuple):
     kind: str
     text: str
     span: Span
@@ -18,8 +18,7 @@ class Token:
     missing: bool = False
 
 
-@dataclass(slots=True)
-class Comment:
+class Comment(NamedTuple):
     text: str
     span: Span
 
@@ -71,8 +70,7 @@ class ListValue:
 Value = Scalar | Message | ListValue
 
 
-@dataclass(slots=True)
-class FieldName:
+class FieldName(NamedTuple):
     text: str
     span: Span
     #: ``[package.extension]`` or ``[type.googleapis.com/package.Type]``.

@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from tritonlint.resources import data_path
 
@@ -25,8 +24,7 @@ END = "$END"
 WHITESPACE, COMMENT = "WHITESPACE", "COMMENT"
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(NamedTuple):
     #: The rule's name; names starting with ``_`` are helper rules lark made for ``*``/``+``.
     origin: str
     #: The symbols of this alternative.
@@ -46,8 +44,7 @@ class Rule:
 Action = tuple[bool, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class ParseTables:
+class ParseTables(NamedTuple):
     #: Terminal names and regular expressions, in the order the lexer tries them.
     terminals: tuple[tuple[str, str], ...]
     rules: tuple[Rule, ...]
