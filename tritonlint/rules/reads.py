@@ -132,8 +132,8 @@ def _wrap(
     return TrackedMessage(value, path, doubts, log)
 
 
-class _TrackedList:
-    """A repeated message field whose elements are tracked too."""
+class _TrackedContainer:
+    """A repeated message field or a map of messages, whose messages are tracked too."""
 
     __slots__ = ("_doubts", "_items", "_log", "_path")
 
@@ -143,41 +143,36 @@ class _TrackedList:
         self._doubts = doubts
         self._log = log
 
-    def _element(self, index: int) -> TrackedMessage:
-        return TrackedMessage(self._items[index], (*self._path, index), self._doubts, self._log)
+    def _tracked(self, key: Any) -> TrackedMessage:
+        """The message at ``key`` (an index or a map key), at its place in the config."""
+        return TrackedMessage(self._items[key], self._place(key), self._doubts, self._log)
+
+    def _place(self, key: Any) -> MessagePath:
+        return (*self._path, key)
 
     def __len__(self) -> int:
         return len(self._items)
 
     def __bool__(self) -> bool:
         return len(self._items) > 0
+
+
+class _TrackedList(_TrackedContainer):
+    __slots__ = ()
 
     def __iter__(self) -> Iterator[TrackedMessage]:
-        return (self._element(index) for index in range(len(self._items)))
+        return (self._tracked(index) for index in range(len(self._items)))
 
     def __getitem__(self, index: int) -> TrackedMessage:
-        return self._element(index if index >= 0 else len(self._items) + index)
+        return self._tracked(index if index >= 0 else len(self._items) + index)
 
 
-class _TrackedMap:
-    """A map field with message values, whose values are tracked too."""
+class _TrackedMap(_TrackedContainer):
+    __slots__ = ()
 
-    __slots__ = ("_doubts", "_items", "_log", "_path")
-
-    def __init__(self, items: Any, path: MessagePath, doubts: Doubts, log: _Reader) -> None:
-        self._items = items
-        self._path = path
-        self._doubts = doubts
-        self._log = log
-
-    def _value(self, key: Any) -> TrackedMessage:
-        return TrackedMessage(self._items[key], (*self._path, key), self._doubts, self._log)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __bool__(self) -> bool:
-        return len(self._items) > 0
+    def _place(self, key: Any) -> MessagePath:
+        # A map is bound as entries: the value is the field "value" of the entry at ``key``.
+        return (*self._path, key, "value")
 
     def __contains__(self, key: object) -> bool:
         return key in self._items
@@ -186,16 +181,16 @@ class _TrackedMap:
         return iter(self._items)
 
     def __getitem__(self, key: Any) -> TrackedMessage:
-        return self._value(key)
+        return self._tracked(key)
 
     def keys(self) -> Any:
         return self._items.keys()
 
     def get(self, key: Any, default: Any = None) -> Any:
-        return self._value(key) if key in self._items else default
+        return self._tracked(key) if key in self._items else default
 
     def items(self) -> Iterator[tuple[Any, TrackedMessage]]:
-        return ((key, self._value(key)) for key in self._items)
+        return ((key, self._tracked(key)) for key in self._items)
 
     def values(self) -> Iterator[TrackedMessage]:
-        return (self._value(key) for key in self._items)
+        return (self._tracked(key) for key in self._items)
