@@ -285,3 +285,20 @@ def test_a_check_of_some_models_reads_only_them_and_the_models_they_run(
     assert parses.take() == ["a", "b", "c", "outer", "pipe"]
     assert list(result.by_model) == [root / "outer"]
     assert result.rechecked == {"outer", "pipe", "a", "b", "c"}
+
+
+def test_an_unsaved_model_is_checked_while_open_and_gone_once_closed(root: Path) -> None:
+    workspace = Workspace(root)
+    workspace.check()
+    config = root / "fresh" / "config.pbtxt"
+    workspace.open(config, 'name: "other"\nplatform: "onnxruntime_onnx"\n')
+    result = workspace.check()
+    assert result.rechecked == {"fresh"}
+    assert [(d.code, d.path) for d in result.by_model[root / "fresh"]] == [
+        ("TL212", root / "fresh"),  # no version folder (a folder finding sorts first)
+        ("TL201", config),
+    ]
+    workspace.close(config)
+    result = workspace.check()
+    assert root / "fresh" not in result.by_model
+    assert result.diagnostics == []

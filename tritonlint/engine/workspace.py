@@ -245,10 +245,13 @@ class Workspace:
         model = repository.by_name.get(name)
         if model is None:
             self._add_unsaved_model(repository, name)
+        elif path not in self._overlay and not model.path.is_dir():
+            # An unsaved model's text was closed: the model never existed on disk.
+            del repository.by_name[name]
+            repository.targets.discard(model.path)
         else:
-            loader = self._loader(path) if path in self._overlay or model.loader else None
-            if path not in self._overlay and not path.is_file():
-                loader = None
+            readable = path in self._overlay or path.is_file()
+            loader = self._loader(path) if readable else None
             repository.by_name[name] = replace(model, loader=loader, _config=None)
         self._mark_dirty(name)
 
