@@ -349,3 +349,26 @@ def test_module_entry_point(workdir: Path) -> None:
     )
     assert completed.returncode == 0, completed.stderr
     assert "All checks passed (1 model checked)." in completed.stdout
+
+
+@pytest.mark.parametrize(("typed", "meant"), [("explian", "explain"), ("rulse", "rules")])
+def test_a_misspelt_command_is_a_usage_error_with_a_suggestion(
+    typed: str,
+    meant: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main([typed, "TL101"]) == 2
+    error = " ".join(capsys.readouterr().err.split())
+    assert f"'{typed}' is neither a command nor a path; did you mean '{meant}'?" in error
+
+
+def test_a_path_named_like_a_command_is_still_linted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    make_tree(tmp_path, {"rulse/m/config.pbtxt": 'backend: "python"\n', "rulse/m/1/model.py": ""})
+    assert main(["rulse"]) == 0
+    assert "1 model checked" in capsys.readouterr().out

@@ -359,8 +359,27 @@ def _explain(code: str) -> int:
     return EXIT_CLEAN
 
 
+def _misspelt_command(arguments: Sequence[str]) -> str | None:
+    """What to say when the first argument is no path but close to a command's name."""
+    if not arguments or arguments[0] in _COMMANDS or arguments[0].startswith("-"):
+        return None
+    first = arguments[0]
+    if os.path.lexists(first):
+        return None
+    import difflib
+
+    close = difflib.get_close_matches(first, _COMMANDS, n=1, cutoff=0.6)
+    if not close:
+        return None
+    return f"{first!r} is neither a command nor a path; did you mean {close[0]!r}?"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
+    misspelt = _misspelt_command(arguments)
+    if misspelt is not None:
+        rich_console(stderr=True).print(f"tritonlint: error: {misspelt}", style="bold red")
+        return EXIT_USAGE
     if (arguments and arguments[0] not in _COMMANDS and not arguments[0].startswith("-")) or (
         arguments
         and arguments[0].startswith("-")
