@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -268,6 +269,14 @@ def test_edge_cases_agree_with_text_format(text: str) -> None:
     assert disagreement(text) is None
 
 
+def unescaped(unescape: Callable[[str], bytes], literal: str) -> bytes | type[ValueError]:
+    """What unescaping ``literal`` gives: its bytes, or ValueError when it is refused."""
+    try:
+        return unescape(literal)
+    except ValueError:
+        return ValueError
+
+
 @pytest.mark.parametrize(
     "literal",
     [
@@ -277,12 +286,4 @@ def test_edge_cases_agree_with_text_format(text: str) -> None:
     ],
 )  # fmt: skip
 def test_literals_are_unescaped_as_protobuf_unescapes_them(literal: str) -> None:
-    try:
-        expected: bytes | type[ValueError] = text_encoding.CUnescape(literal)
-    except ValueError:
-        expected = ValueError
-    try:
-        found: bytes | type[ValueError] = c_unescape(literal)
-    except ValueError:
-        found = ValueError
-    assert found == expected
+    assert unescaped(c_unescape, literal) == unescaped(text_encoding.CUnescape, literal)
