@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from tritonlint.diagnostics import Diagnostic
@@ -29,29 +29,39 @@ class ModelCheck(NamedTuple):
     suppressions: FileSuppressions | None
 
 
-def check_model(repository: Repository, model: ModelFolder, rules: Sequence[Rule]) -> ModelCheck:
-    findings = model_diagnostics(repository, model, rules)
-    document = model.config
-    suppressions = None
-    if document is not None:
-        folder = None if repository.root is None else model.path
-        suppressions = read_suppressions(document, folder, _rules_not_run(repository, rules))
-        if document.has_syntax_errors or document.doubts:
-            # The content checks did not run, or some of their findings were echoes.
-            not_run = suppressions.not_run | {r.code for r in rules if r.check is not None}
-            suppressions.not_run = frozenset(not_run)
-    return ModelCheck(findings, edges_of(model), suppressions)
+class _ModelChecker:
+    """Checks one model of a repository at a time; what all of them share is worked out once."""
 
+    def __init__(self, repository: Repository, rules: Sequence[Rule]) -> None:
+        self.repository = repository
+        self.rules = rules
+        #: Repository-wide rules do not run when only some models are checked.
+        self.not_run = frozenset(
+            () if repository.whole else (r.code for r in rules if r.repository_check)
+        )
+        self.content_rules = frozenset(r.code for r in rules if r.check is not None)
 
-def _rules_not_run(repository: Repository, rules: Sequence[Rule]) -> list[str]:
-    """Codes of repository-wide rules, when only some models are checked."""
-    return [] if repository.whole else [r.code for r in rules if r.repository_check]
+    def check(self, names: Iterable[str]) -> dict[str, ModelCheck]:
+        return {name: self._check(self.repository.by_name[name]) for name in names}
+
+    def _check(self, model: ModelFolder) -> ModelCheck:
+        findings = model_diagnostics(self.repository, model, self.rules)
+        document = model.config
+        suppressions = None
+        if document is not None:
+            folder = None if self.repository.root is None else model.path
+            not_run = self.not_run
+            if document.has_syntax_errors or document.doubts:
+                # The content checks did not run, or some of their findings were echoes.
+                not_run |= self.content_rules
+            suppressions = read_suppressions(document, folder, not_run)
+        return ModelCheck(findings, edges_of(model), suppressions)
 
 
 #: Below this many models a check stays in one process: starting workers costs more.
 PARALLEL_FROM = 200
 
-_forked: tuple[Repository, Sequence[Rule]] | None = None
+_forked: _ModelChecker | None = None
 
 
 def check_models(
@@ -64,13 +74,14 @@ def check_models(
     results. Where forking is unavailable or unsafe (other threads are running), or
     ``jobs`` is 1, the check stays in this process.
     """
+    checker = _ModelChecker(repository, rules)
     if not _parallel(jobs, len(names)):
-        return {name: check_model(repository, repository.by_name[name], rules) for name in names}
+        return checker.check(names)
     import multiprocessing  # only a parallel check needs these
     from concurrent.futures import ProcessPoolExecutor
 
     global _forked
-    _forked = (repository, rules)
+    _forked = checker
     try:
         context = multiprocessing.get_context("fork")
         chunks = [list(names[start :: jobs * 4]) for start in range(jobs * 4)]
@@ -85,8 +96,7 @@ def check_models(
 
 def _check_share(names: list[str]) -> dict[str, ModelCheck]:
     assert _forked is not None
-    repository, rules = _forked
-    return {name: check_model(repository, repository.by_name[name], rules) for name in names}
+    return _forked.check(names)
 
 
 def _parallel(jobs: int, count: int) -> bool:

@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tritonlint.diagnostics import Fix, RelatedLocation, Severity
+from tritonlint.diagnostics import Fix, RelatedLocation
 from tritonlint.repository.autofill import Completed, complete
 from tritonlint.repository.graph import DependencyGraph
 from tritonlint.repository.model import ModelFolder, Repository
 from tritonlint.rules.reads import DoubtfulRead, ReadLog, TrackedMessage
-from tritonlint.rules.registry import Finding, by_stage
+from tritonlint.rules.registry import Finding
 from tritonlint.schema.source_map import Path as FieldPath
 from tritonlint.span import Span
 
@@ -65,14 +65,6 @@ class ModelContext:
         if document.doubts:
             return TrackedMessage(document.config, (), document.doubts, self.log.reader(document))
         return document.config
-
-    @property
-    def has_config_errors(self) -> bool:
-        """Whether the config has problems of error severity (syntax or schema)."""
-        document = self.model.config
-        if document is None:
-            return False
-        return any(by_stage(p.rule).severity is Severity.ERROR for p in document.problems)
 
     @property
     def completed(self) -> Completed:
