@@ -49,11 +49,12 @@ class UsageError(Exception):
 
 def _split_codes(values: list[str] | None) -> tuple[str, ...]:
     from tritonlint.rules.registry import all_rules
+    from tritonlint.settings import rule_matches
 
     codes = tuple(c.strip() for v in values or [] for c in v.split(",") if c.strip())
     known = all_rules()
     for code in codes:
-        if not any(r.code.startswith(code.upper()) or r.name == code for r in known):
+        if not any(rule_matches(code, r.code, r.name) for r in known):
             raise UsageError(f"no rule code, prefix or name matches {code!r}")
     return codes
 
@@ -73,7 +74,8 @@ def _parser() -> argparse.ArgumentParser:
         "--select",
         action="append",
         metavar="CODES",
-        help="report only these rule codes or prefixes (comma-separated, e.g. TL1,TL201)",
+        help="report only these rule codes or prefixes (comma-separated, e.g. TL1,TL201; ALL: "
+        "every rule, the opt-in ones too)",
     )
     check.add_argument(
         "--ignore",
@@ -85,7 +87,8 @@ def _parser() -> argparse.ArgumentParser:
         "--extend-select",
         action="append",
         metavar="CODES",
-        help="report these rule codes or prefixes too, besides the selected ones",
+        help="report these rule codes or prefixes too, besides the selected ones (this is how "
+        "an opt-in rule such as TL505 is turned on)",
     )
     check.add_argument(
         "--triton-version",
@@ -335,13 +338,21 @@ def _exit_status(result: LintResult, args: argparse.Namespace) -> int:
 def _rules() -> int:
     from rich.table import Table
 
+    from tritonlint.report.rules_doc import in_default_set
     from tritonlint.rules.registry import all_rules
 
     table = Table(show_lines=False)
-    for column in ("code", "name", "severity", "pack", "summary"):
+    for column in ("code", "name", "severity", "default", "pack", "summary"):
         table.add_column(column)
     for rule in all_rules():
-        table.add_row(rule.code, rule.name, rule.severity.value, rule.pack, rule.summary)
+        table.add_row(
+            rule.code,
+            rule.name,
+            rule.severity.value,
+            in_default_set(rule),
+            rule.pack,
+            rule.summary,
+        )
     rich_console().print(table)
     return EXIT_CLEAN
 

@@ -125,8 +125,10 @@ def _check_rule(code: str) -> None:
 
 
 def rule_matches(pattern: str, code: str, name: str) -> bool:
-    """Whether ``pattern`` (a rule code, a code prefix, any case, or a rule name) names a rule."""
-    return code.startswith(pattern.upper()) or name == pattern
+    """Whether ``pattern`` (a rule code, a code prefix, any case, a rule name, or ``ALL``)
+    names a rule."""
+    upper = pattern.upper()
+    return upper == "ALL" or code.startswith(upper) or name == pattern
 
 
 def _triton_version(value: object) -> str:

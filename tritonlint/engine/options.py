@@ -16,7 +16,8 @@ from tritonlint.settings import PathPatterns, rule_matches
 class LintOptions:
     """Options of a check, as values (reading settings files is the front end's job)."""
 
-    #: Codes, code prefixes or rule names to report (empty: all rules).
+    #: Codes, code prefixes or rule names to report (empty: the default set, every rule that
+    #: is not opt-in; ``ALL``: every rule).
     select: tuple[str, ...] = ()
     #: Codes, code prefixes or rule names not to report (this wins over the selections).
     ignore: tuple[str, ...] = ()
@@ -34,12 +35,15 @@ class LintOptions:
     root: Path | None = None
 
     def enabled(self, rule: Rule) -> bool:
+        """Whether ``rule``'s findings are reported: selected (an opt-in rule only where a
+        selection names it) and not ignored."""
+
         def matches(patterns: Iterable[str]) -> bool:
             return any(rule_matches(p, rule.code, rule.name) for p in patterns)
 
-        if self.select and not matches(self.select) and not matches(self.extend_select):
-            return False
-        return not matches(self.ignore)
+        named = matches(self.select) or matches(self.extend_select)
+        by_default = not self.select and not rule.opt_in
+        return (named or by_default) and not matches(self.ignore)
 
     def severity_of(self, diagnostic: Diagnostic) -> Severity:
         """The configured severity of a finding: the most specific matching key decides."""

@@ -14,12 +14,21 @@ def _releases(rule: Rule) -> str:
     return f"every release covered ({covered})"
 
 
+_OPT_IN = ", opt-in (not in the default set)"
+
+
+def in_default_set(rule: Rule) -> str:
+    """How the rule index shows whether a rule is reported without being selected."""
+    return "opt-in" if rule.opt_in else "yes"
+
+
 def rule_markdown(rule: Rule, heading: str = "##") -> str:
     """A rule's documentation: what it checks, why, examples, the server's message."""
     lines = [
         f"{heading} {rule.code} {rule.name}",
         "",
-        f"*{rule.severity.value}*, pack `{rule.pack}`: {rule.summary}.",
+        f"*{rule.severity.value}*, pack `{rule.pack}`{_OPT_IN if rule.opt_in else ''}: "
+        f"{rule.summary}.",
         "",
         rule.explanation,
         "",
@@ -59,15 +68,21 @@ def render_rules_doc() -> str:
         "",
         "Generated from the rule registry by `tritonlint rules --markdown`; do not edit by hand.",
         "",
-        "| code | name | severity | pack | summary |",
-        "|---|---|---|---|---|",
+        "The default set holds every rule whose column *default* says yes: what tritonserver "
+        "refuses, and what is almost certainly a mistake. The opt-in rules give advice that "
+        "many correct configs do not take; each is reported only where `select` or "
+        "`extend-select` names it (by code, code prefix or name, or `ALL` for every rule), "
+        "e.g. `tritonlint --extend-select TL505 model_repository/`.",
+        "",
+        "| code | name | severity | default | pack | summary |",
+        "|---|---|---|---|---|---|",
     ]
     for rule in rules:
         summary = rule.summary.replace("|", "\\|")
         anchor = f"{rule.code}-{rule.name}".lower()
         lines.append(
-            f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.severity.value} | {rule.pack} | "
-            f"{summary} |"
+            f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.severity.value} | "
+            f"{in_default_set(rule)} | {rule.pack} | {summary} |"
         )
     lines.append("")
     for rule in rules:

@@ -127,12 +127,16 @@ def pytorch_config_unsupported(ctx: ModelContext) -> Iterator[Finding]:
     "TL873",
     "pytorch-tensor-naming",
     Severity.WARNING,
+    opt_in=True,
     summary="PyTorch tensor names that do not follow `<name>__<index>`",
     explanation="""
     The PyTorch backend matches config tensors to the TorchScript model by the
     `<name>__<index>` convention (`INPUT__0`, `OUTPUT__1`), or, for inputs, by forward()
     argument names. Other names fall back to strict config order, which breaks silently when
     the order changes. With sequence-batching `state` the convention is required (an error).
+
+    Not in the default set: the backend accepts such names and many working configs use
+    them. Enable it with `--extend-select TL873`.
     """,
     bad="""
     platform: "pytorch_libtorch"

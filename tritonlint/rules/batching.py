@@ -174,11 +174,16 @@ def preserve_ordering_conflict(ctx: ModelContext) -> Iterator[Finding]:
     "TL505",
     "batching-without-batcher",
     Severity.WARNING,
+    opt_in=True,
     summary="a batching model (max_batch_size > 0) without a dynamic or sequence batcher",
     explanation="""
     `max_batch_size` says the model *accepts* batches; without `dynamic_batching` (or
     `sequence_batching`) the server never forms them, and each request runs alone. Add
     `dynamic_batching { }` unless clients always send full batches themselves.
+
+    Not in the default set: most batching models of real projects have no batcher on
+    purpose (their clients send whole batches, or a model in front of them batches), so
+    this is advice, not a mistake. Enable it with `--extend-select TL505`.
     """,
     bad="""
     max_batch_size: 32

@@ -389,11 +389,12 @@ def tensorrt_only_io_feature(ctx: ModelContext) -> Iterator[Finding]:
     "TL409",
     "duplicate-tensor-name",
     Severity.WARNING,
-    summary="two inputs or two outputs with the same name, or a name used for both",
+    summary="two inputs or two outputs with the same name",
     explanation="""
     The server keeps tensors in maps by name: a repeated name silently replaces the earlier
-    declaration, and a name used as both input and output confuses backends and clients.
-    (Ensembles may use one name on both sides.)
+    declaration. (One name for an input and an output is not reported: the server accepts
+    it, and models that pass a value through, such as Triton's own TensorRT-LLM
+    preprocessing model, do it on purpose.)
     """,
     bad="""
     input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] },
@@ -408,32 +409,31 @@ def duplicate_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
     config = ctx.config
     if config is None:
         return
-    seen: dict[str, str] = {}
-    ensemble = config.platform == "ensemble"
+    seen: set[tuple[str, str]] = set()
     for kind, index, tensor in _tensors(config):
         if not tensor.name:
             continue
-        earlier = seen.get(tensor.name)
-        if earlier == kind:
+        if (kind, tensor.name) in seen:
             yield ctx.at(
                 (kind, index, "name"), f"{kind} name '{tensor.name}' is declared more than once"
             )
-        elif earlier is not None and not ensemble:
-            yield ctx.at(
-                (kind, index, "name"), f"'{tensor.name}' is the name of both an input and an output"
-            )
-        seen.setdefault(tensor.name, kind)
+        seen.add((kind, tensor.name))
 
 
 @rule(
     "TL410",
     "numeric-tensor-name",
     Severity.WARNING,
+    opt_in=True,
     summary="a tensor named only by digits",
     explanation="""
     ONNX exporters number unnamed tensors (`"308"`), and the numbers change when the model is
     exported again: the config then names tensors the model no longer has. Give the tensors
     names at export (`input_names=` / `output_names=`).
+
+    Not in the default set: the names must match the model file as it is, and a config that
+    names its tensors `"308"` is right for the model it was written for. Enable it with
+    `--extend-select TL410`.
     """,
     bad="""
     output [ { name: "308" data_type: TYPE_FP32 dims: [ 1000 ] } ]
@@ -459,6 +459,7 @@ def numeric_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
     "TL411",
     "batch-dimension-in-dims",
     Severity.WARNING,
+    opt_in=True,
     summary="`dims` that seem to repeat the batch dimension of a batching model",
     explanation="""
     With `max_batch_size` above 0 the server prepends the batch dimension itself: `dims`
@@ -466,6 +467,11 @@ def numeric_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
     usually means the batch dimension was written twice, and the model then sees one
     dimension too many ("the model expects 2 dimensions but the model configuration
     specifies 3").
+
+    Not in the default set: a config alone cannot tell a repeated batch dimension from a
+    variable first dimension of each entry (`[ -1, 768 ]` for a sequence of 768-wide
+    vectors is right for most language models), so the rule fires on many correct configs.
+    Enable it with `--extend-select TL411` and compare with the model file.
     """,
     bad="""
     max_batch_size: 8

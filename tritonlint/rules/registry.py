@@ -59,6 +59,9 @@ class Rule:
     backend_check: bool = False
     #: A ModelConfig field the rule is about, where only some releases have it.
     requires_field: str | None = None
+    #: Not in the default set: reported only where ``select`` or ``extend-select`` names it
+    #: (by code, prefix, name or ``ALL``). For advice that correct configs often do not take.
+    opt_in: bool = False
 
     @cached_property
     def explanation(self) -> str:
@@ -103,6 +106,7 @@ def _documented(
     repository_check: RepositoryCheck | None = None,
     backend_check: bool = False,
     requires_field: str | None = None,
+    opt_in: bool = False,
 ) -> Rule:
     """A rule with its documentation: summary, explanation, bad and good examples."""
     summary, explanation, bad, good = text
@@ -118,6 +122,7 @@ def _documented(
         repository_check,
         backend_check,
         requires_field,
+        opt_in,
     )
     if rule.code in _BY_CODE or rule.name in _BY_NAME:
         raise ValueError(f"rule {rule.code} {rule.name} is registered twice")
@@ -160,8 +165,12 @@ def rule(
     server_message: str | None = None,
     backend_check: bool = False,
     requires_field: str | None = None,
+    opt_in: bool = False,
 ) -> Callable[[Check], Check]:
-    """Register a check function as a rule; its pack is the module it is defined in."""
+    """Register a check function as a rule; its pack is the module it is defined in.
+
+    ``opt_in``: the rule is not in the default set (see :attr:`Rule.opt_in`).
+    """
 
     def register(check: Check) -> Check:
         text = (summary, explanation, bad, good)
@@ -175,6 +184,7 @@ def rule(
             check=check,
             backend_check=backend_check,
             requires_field=requires_field,
+            opt_in=opt_in,
         )
         return check
 
