@@ -1,4 +1,4 @@
-"""Platform/backend pack (TL301-TL307), judged after tritonserver's own auto-completion."""
+"""Platform/backend pack (TL301-TL309), judged after tritonserver's own auto-completion."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ IO = (
     'output [ { name: "O" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
 )
 
-PLATFORM_CODES = {"TL301", "TL302", "TL303", "TL304", "TL305", "TL306", "TL307"}
+PLATFORM_CODES = {"TL301", "TL302", "TL303", "TL304", "TL305", "TL306", "TL307", "TL309"}
 
 
 def build(repo: Repo, head: str, version_files: dict[str, str | bytes | None]) -> Path:
@@ -230,23 +230,26 @@ def test_tl305_folder_name_tells_a_custom_backend(repo: Repo) -> None:
     assert "TL305" not in codes(lint(root))
 
 
-# --- TL306 unknown-backend -------------------------------------------------------------------
+# --- TL306 unknown-backend (opt-in) / TL309 misspelt-backend ---------------------------------
 
 
-@pytest.mark.parametrize(("backend", "guess"), [("onnx", None), ("pythn", "python")])
-def test_tl306_backend_triton_does_not_ship(repo: Repo, backend: str, guess: str | None) -> None:
+@pytest.mark.parametrize("backend", ["lightseq", "my_backend", "fastertransformer", "kaldi"])
+def test_tl306_custom_backend_is_reported_only_when_selected(repo: Repo, backend: str) -> None:
     head = f'backend: "{backend}"\n'
-    found = only(lint(build(repo, head, {})), "TL306")
+    root = build(repo, head, {})
+    assert codes(lint(root)) == []
+    found = only(lint(root, extend_select=("TL306",)), "TL306")
     assert found.severity is Severity.WARNING
     assert position(found) == locate(head, f'"{backend}"')
-    assert f"libtriton_{backend}.so" in found.message
-    if guess:
-        assert f"did you mean '{guess}'?" in found.message
+    assert found.message == (
+        f"backend '{backend}' is not one Triton ships; make sure libtriton_{backend}.so or a "
+        f"Python-based backend '{backend}/model.py' is installed on the server"
+    )
 
 
 def test_tl306_custom_backend_from_the_folder_name(repo: Repo) -> None:
     root = repo({"x.mybackend/config.pbtxt": IO, "x.mybackend/1/": None})
-    found = only(lint(root), "TL306")
+    found = only(lint(root, select=("ALL",)), "TL306")
     assert found.path == root / "x.mybackend" / "config.pbtxt"
     assert "backend 'mybackend'" in found.message
 
@@ -261,7 +264,82 @@ def test_tl306_custom_backend_from_the_folder_name(repo: Repo) -> None:
     ],
 )
 def test_tl306_shipped_backend_or_explicit_runtime(repo: Repo, head: str) -> None:
-    assert "TL306" not in codes(lint(build(repo, head, {"model.py": ""})))
+    root = build(repo, head, {"model.py": ""})
+    assert "TL306" not in codes(lint(root, select=("ALL",)))
+
+
+_NO_LIBRARY = (
+    "unable to find backend library for backend '{}', try specifying runtime on the model "
+    "configuration."
+)
+
+
+@pytest.mark.parametrize(
+    ("backend", "meant", "files"),
+    [
+        ("onnx", "'onnxruntime'", {"model.onnx": b""}),
+        ("pythn", "'python'", {"model.py": ""}),
+        ("Python", "'python'", {"model.py": ""}),
+        ("pytorh", "'pytorch'", {"model.pt": b""}),
+        ("trt", "'tensorrt'", {"model.plan": b""}),
+        (
+            "onnxruntime_onxx",
+            "'onnxruntime' (the backend of platform 'onnxruntime_onnx')",
+            {"model.onnx": b""},
+        ),
+    ],
+)
+def test_tl309_a_slip_of_a_shipped_backend_is_an_error(
+    repo: Repo, backend: str, meant: str, files: dict[str, str | bytes | None]
+) -> None:
+    head = f'backend: "{backend}"\n'
+    root = build(repo, head, files)
+    # One finding, with every rule selected: no unknown-backend or ignored-platform beside it.
+    assert platform_codes(root) == ["TL309"]
+    found = only(lint(root, select=("ALL",)), "TL309")
+    assert found.severity is Severity.ERROR
+    assert position(found) == locate(head, f'"{backend}"')
+    assert found.message == (
+        f"no backend is called '{backend}': did you mean {meant}? tritonserver refuses the "
+        "model unless a backend of exactly this name is installed: " + _NO_LIBRARY.format(backend)
+    )
+
+
+def test_tl309_keeps_quiet_on_the_platform_and_the_model_file(repo: Repo) -> None:
+    # The platform and default_model_filename belong to the backend meant.
+    head = 'backend: "onnx"\nplatform: "onnxruntime_onnx"\ndefault_model_filename: "m.onnx"\n'
+    root = build(repo, head, {})
+    assert codes(lint(root, select=("ALL",), ignore=("TL505",))) == ["TL309"]
+
+
+def test_tl302_platform_written_as_backend_is_one_error(repo: Repo) -> None:
+    head = 'backend: "pytorch_libtorch"\n'
+    root = build(repo, head, {"model.pt": b""})
+    assert codes(lint(root, select=("ALL",), ignore=("TL505",))) == ["TL302"]
+    found = only(lint(root), "TL302")
+    assert found.message == (
+        "'pytorch_libtorch' is a platform, not a backend: write platform: "
+        '"pytorch_libtorch" or backend: "pytorch" (tritonserver: unable to find backend '
+        "library for backend 'pytorch_libtorch')"
+    )
+    assert [f.title for f in found.fixes] == [
+        'Write platform: "pytorch_libtorch" instead of backend'
+    ]
+
+
+@pytest.mark.parametrize(
+    ("platform", "meant"),
+    [("onnxruntime_onxx", "onnxruntime_onnx"), ("tensorflow_savedmodl", "tensorflow_savedmodel")],
+)
+def test_tl303_misspelt_platform_is_an_error_with_a_guess(
+    repo: Repo, platform: str, meant: str
+) -> None:
+    head = f'platform: "{platform}"\n'
+    found = only(lint(build(repo, head, {})), "TL303")
+    assert found.severity is Severity.ERROR
+    assert found.message == (
+        f"unexpected platform type '{platform}' for m; did you mean '{meant}'?"
+    )
 
 
 def test_tl308_runtime_that_climbs_out_of_the_search_folders(repo: Repo) -> None:
@@ -330,7 +408,7 @@ FIXES = [
         'platform: "onnxruntime_onnx"\nbackend: "onnxruntime"\n',
     ),
     (
-        'backend: "onnxruntim"\n', {"model.onnx": b""}, "TL306",
+        'backend: "onnxruntim"\n', {"model.onnx": b""}, "TL309",
         'Write backend: "onnxruntime"', UNSAFE,
         [TextEdit(Span(1, 10, 1, 22, 9, 21), '"onnxruntime"')],
         'backend: "onnxruntime"\n',
@@ -349,7 +427,7 @@ FIXES = [
     FIXES,
     ids=[
         "TL301-rename", "TL301-platform", "TL301-tensorflow", "TL302-rename", "TL302-backend",
-        "TL302-swap", "TL303", "TL304", "TL306", "TL307",
+        "TL302-swap", "TL303", "TL304", "TL309", "TL307",
     ],
 )  # fmt: skip
 def test_platform_fix(

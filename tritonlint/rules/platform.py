@@ -22,6 +22,7 @@ from tritonlint.repository.autofill import (
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.fixes import fix, insert_after, remove_top_level, rename, set_value
 from tritonlint.rules.registry import Finding, rule
+from tritonlint.rules.spelling import misspelt_backend
 
 _UNEXPECTED_PLATFORM = "unexpected platform type '{platform}' for {model}"
 _PAIR = "unexpected 'platform' and 'backend' pair, got:{platform}, {backend}"
@@ -324,18 +325,66 @@ def undeterminable_backend(ctx: ModelContext) -> Iterator[Finding]:
     )
 
 
+_NO_LIBRARY = (
+    "unable to find backend library for backend '{backend}', try specifying runtime on the "
+    "model configuration."
+)
+
+
 @rule(
     "TL306",
     "unknown-backend",
     Severity.WARNING,
-    summary="a backend that is not one of those Triton ships",
+    opt_in=True,
+    summary="a custom backend: one Triton does not ship, which must be installed on the server",
     explanation="""
     A custom backend is fine, but it must be installed where the server looks:
     `libtriton_<name>.so` in the version folder, the model folder or
     `<backend-directory>/<name>/`, or a Python-based backend `<backend-directory>/<name>/model.py`.
-    A misspelt backend name fails the same way. Only the server can check what is
-    installed: run the smoke stage. Where a backend Triton ships has a close name, an unsafe
-    fix writes it.
+    Only the server can check what is installed: run the smoke stage. (A name that is a slip
+    of one of Triton's own backends, such as `onnx` or `pythn`, is TL309, an error.)
+
+    Not in the default set: a backend of its own is a choice, not a mistake, and the lint
+    cannot see the server's backend directory. Enable it with `--extend-select TL306` to list
+    every backend a deployment must provide.
+    """,
+    bad="""
+    backend: "lightseq"      # and the server has no lightseq backend
+    """,
+    good="""
+    backend: "lightseq"      # libtriton_lightseq.so is in <backend-directory>/lightseq/
+    """,
+    server_message=_NO_LIBRARY,
+)
+def unknown_backend(ctx: ModelContext) -> Iterator[Finding]:
+    config = ctx.config
+    backend = ctx.completed.backend
+    if config is None or not backend or backend in KNOWN_BACKENDS or backend in PLATFORMS:
+        return
+    if config.runtime or (config.backend and misspelt_backend(config.backend)):
+        return
+    field = ("backend",) if config.backend else ("name",)
+    yield ctx.at(
+        field,
+        f"backend '{backend}' is not one Triton ships; make sure libtriton_{backend}.so "
+        f"or a Python-based backend '{backend}/model.py' is installed on the server",
+    )
+
+
+@rule(
+    "TL309",
+    "misspelt-backend",
+    Severity.ERROR,
+    summary="a backend name that is a slip of one of Triton's own backends or platforms",
+    explanation="""
+    The server loads the backend library named after `backend` (`libtriton_<name>.so`), so a
+    slip such as `onnx` (for `onnxruntime`), `pythn`, `Python` or `onnxruntime_onxx` finds
+    no library and the model is refused. Reported where the name is one edit from a backend
+    or platform Triton ships (two for long names; exact apart from case for names of four
+    characters or fewer) or is a usual short name (`onnx`, `torch`, `trt`, `tf`); names
+    further away are taken for custom backends (TL306). If a backend of exactly that name is
+    installed on the server, suppress the finding. (A platform name written as `backend`,
+    such as `pytorch_libtorch`, is TL302.) An unsafe fix writes the suggested backend.
     """,
     bad="""
     backend: "onnx"
@@ -343,26 +392,26 @@ def undeterminable_backend(ctx: ModelContext) -> Iterator[Finding]:
     good="""
     backend: "onnxruntime"
     """,
-    server_message=(
-        "unable to find backend library for backend '{backend}', try specifying runtime on the "
-        "model configuration."
-    ),
+    server_message=_NO_LIBRARY,
 )
-def unknown_backend(ctx: ModelContext) -> Iterator[Finding]:
+def misspelt_backend_name(ctx: ModelContext) -> Iterator[Finding]:
     config = ctx.config
-    backend = ctx.completed.backend
-    if config is None or not backend or backend in KNOWN_BACKENDS or backend in PLATFORMS:
+    if config is None or not config.backend or config.runtime:
         return
-    if config.runtime:
+    slip = misspelt_backend(config.backend)
+    if slip is None:
         return
-    close = difflib.get_close_matches(backend, list(KNOWN_BACKENDS), n=1, cutoff=0.6)
-    hint = f"did you mean '{close[0]}'? If not, " if close else ""
-    field = ("backend",) if config.backend else ("name",)
+    meant = (
+        f"'{slip.backend}'"
+        if slip.near == slip.backend
+        else f"'{slip.backend}' (the backend of platform '{slip.near}')"
+    )
     yield ctx.at(
-        field,
-        f"backend '{backend}' is not one Triton ships; {hint}make sure libtriton_{backend}.so "
-        f"or a Python-based backend '{backend}/model.py' is installed on the server",
-        fixes=_value_fix(ctx, "backend", close[0]) if close and config.backend else (),
+        ("backend",),
+        f"no backend is called '{config.backend}': did you mean {meant}? tritonserver refuses "
+        f"the model unless a backend of exactly this name is installed: "
+        + _NO_LIBRARY.format(backend=config.backend),
+        fixes=_value_fix(ctx, "backend", slip.backend),
     )
 
 
@@ -393,6 +442,8 @@ def ignored_platform(ctx: ModelContext) -> Iterator[Finding]:
         return
     if completed.backend in PLATFORMS:
         return  # platform-used-as-backend
+    if config.backend and misspelt_backend(config.backend):
+        return  # misspelt-backend: the backend meant may well need the platform
     removal = fix("Remove platform", Applicability.SAFE, *remove_top_level(ctx, "platform"))
     yield ctx.at(
         ("platform",),
