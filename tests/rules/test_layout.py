@@ -53,7 +53,7 @@ def test_tl210_model_without_config_the_server_cannot_complete(
     assert found.severity is Severity.ERROR
     assert found.path == root / "classifier"
     assert found.span is None
-    assert "TL211" not in codes(lint(root))
+    assert "TL211" not in codes(lint(root, select=("ALL",)))
 
 
 @pytest.mark.parametrize(
@@ -71,7 +71,8 @@ def test_tl211_model_without_config_relies_on_auto_complete(
     repo: Repo, files: dict[str, str | bytes | None], backend: str
 ) -> None:
     root = repo(files)
-    found = only(lint(root), "TL211")
+    assert "TL211" not in codes(lint(root))  # opt-in
+    found = only(lint(root, extend_select=("TL211",)), "TL211")
     assert found.severity is Severity.WARNING
     assert found.path == root / next(iter(files)).split("/")[0]
     assert found.span is None
@@ -81,7 +82,7 @@ def test_tl211_model_without_config_relies_on_auto_complete(
 
 def test_tl210_tl211_model_with_config_is_fine(repo: Repo) -> None:
     root = repo(model("det", ONNX_MODEL))
-    assert not {"TL210", "TL211"} & set(codes(lint(root)))
+    assert not {"TL210", "TL211"} & set(codes(lint(root, select=("ALL",))))
 
 
 # --- TL212 no-version-folder ---------------------------------------------------------------
@@ -166,7 +167,12 @@ def test_tl214_version_folders_the_server_misreads(repo: Repo) -> None:
     messages = {d.path.name: d.message for d in with_code(lint(root), "TL214")}
     assert "reads '1.0' as version 1" in messages["1.0"]
     assert "rename the folder to 2" in messages["2_old"]
-    assert "negative" in messages["-1"]
+    assert messages["-1"] == (
+        "tritonserver reads '-1' as version -1, and the backend as 18446744073709551615 (an "
+        "unsigned 64-bit number): it looks for the model files in '18446744073709551615/', "
+        "where they are not, and a Python model hangs at load; rename the folder to a "
+        "positive number such as 1"
+    )
     assert "64-bit" in messages["99999999999999999999"]
     assert all(d.severity is Severity.ERROR for d in with_code(lint(root), "TL214"))
 
@@ -296,9 +302,47 @@ def test_tl220_custom_backend_file_missing_is_only_a_warning(repo: Repo) -> None
     found = only(result, "TL220")
     assert found.severity is Severity.WARNING
     assert found.path == root / "m" / "1"
-    assert "no 'gpt-j-6b' for the fastertransformer backend (it is empty)" in found.message
+    assert found.message == (
+        "'gpt-j-6b' is neither in version 1 (it is empty) nor in the model folder; the "
+        "fastertransformer backend fails to load the model if it reads that file"
+    )
     root = repo({"m/config.pbtxt": text, "m/1/gpt-j-6b/": None})
     assert "TL220" not in codes(lint(root))
+
+
+LIGHTSEQ = """\
+    name: "bert_example"
+    backend: "lightseq"
+    default_model_filename: "lightseq_bert_base_uncased.hdf5"
+    max_batch_size: 8
+    input [ { name: "source_ids" data_type: TYPE_INT32 dims: [ -1 ] } ]
+    output [ { name: "encoder_output" data_type: TYPE_FP32 dims: [ -1, 768 ] } ]
+    """
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        "bert_example/lightseq_bert_base_uncased.hdf5",
+        "bert_example/1/lightseq_bert_base_uncased.hdf5",
+    ],
+)
+def test_tl220_custom_backend_file_in_the_model_or_the_version_folder(
+    repo: Repo, where: str
+) -> None:
+    # LightSeq reads default_model_filename from the model folder, next to an empty 1/.
+    root = repo({"bert_example/config.pbtxt": LIGHTSEQ, "bert_example/1/": None, where: b""})
+    assert codes(lint(root)) == []
+
+
+def test_tl220_custom_backend_file_in_neither_folder(repo: Repo) -> None:
+    root = repo({"bert_example/config.pbtxt": LIGHTSEQ, "bert_example/1/notes.txt": ""})
+    found = only(lint(root), "TL220")
+    assert found.path == root / "bert_example" / "1"
+    assert found.message == (
+        "'lightseq_bert_base_uncased.hdf5' is neither in version 1 (it holds: notes.txt) nor "
+        "in the model folder; the lightseq backend fails to load the model if it reads that file"
+    )
 
 
 # --- TL218 missing-label-file ----------------------------------------------------------------

@@ -12,6 +12,10 @@ from tritonlint.repository.versions import numbered, selected_versions
 from tritonlint.rules.context import ModelContext, RepositoryContext
 from tritonlint.rules.misc import MODEL_DIRECTORY
 from tritonlint.rules.registry import Finding, repository_rule, rule
+from tritonlint.rules.spelling import misspelt_backend
+
+#: A negative version reaches the backend as this much more (as an unsigned 64-bit number).
+_UINT64_RANGE = 2**64
 
 _NO_VERSION = "at least one version must be available under the version policy of model '{model}'"
 
@@ -67,6 +71,7 @@ def missing_config(ctx: ModelContext) -> Iterator[Finding]:
     "TL211",
     "auto-completed-config",
     Severity.WARNING,
+    opt_in=True,
     summary="a model folder without config.pbtxt that relies on the server's auto-complete",
     explanation="""
     tritonserver can complete a configuration for some backends by reading the model file,
@@ -74,6 +79,10 @@ def missing_config(ctx: ModelContext) -> Iterator[Finding]:
     (or the older `--strict-model-config=true`) refuses the model. The completed config also
     cannot be reviewed or linted. Write the config down (`GET /v2/models/<m>/config` on a
     running server prints what it completed).
+
+    Not in the default set: auto-complete is on by default, and Triton's own documentation
+    suggests leaving the config out for such models. Enable it with `--extend-select TL211`
+    where the servers run with auto-complete disabled.
     """,
     bad="""
     model_repository/detector/1/model.onnx         # no config.pbtxt
@@ -186,8 +195,11 @@ def ignored_version_folder(ctx: ModelContext) -> Iterator[Finding]:
     explanation="""
     The server reads the leading number of a folder name, so `1.0` and `1_backup` become
     version 1, but the backend then looks for the model file in `1/` and fails (a Python
-    model even hangs). Negative numbers and numbers beyond 64 bits are not usable versions
-    either.
+    model even hangs). A negative folder such as `-1` is served as version -1, which the
+    backend receives as an unsigned 64-bit number: it looks in `18446744073709551615/` (a
+    Python model hangs at load, its stub logging "Python model file not found in
+    '.../18446744073709551615/model.py'"). Numbers beyond 64 bits are not usable versions
+    either. Rename the folder to a positive number.
     """,
     bad="""
     model_repository/resnet/1.0/model.onnx
@@ -206,8 +218,15 @@ def malformed_version_folder(ctx: ModelContext) -> Iterator[Finding]:
                 f"tritonserver reads '{folder.name}' as version {folder.number} and then looks "
                 f"for its files in '{folder.number}/'; rename the folder to {folder.number}",
             )
-        elif folder.status is VersionStatus.NEGATIVE:
-            yield ctx.about(folder.path, f"version '{folder.name}' is negative")
+        elif folder.status is VersionStatus.NEGATIVE and folder.number is not None:
+            unsigned = folder.number + _UINT64_RANGE
+            yield ctx.about(
+                folder.path,
+                f"tritonserver reads '{folder.name}' as version {folder.number}, and the "
+                f"backend as {unsigned} (an unsigned 64-bit number): it looks for the model "
+                f"files in '{unsigned}/', where they are not, and a Python model hangs at "
+                "load; rename the folder to a positive number such as 1",
+            )
         elif folder.status is VersionStatus.TOO_LARGE:
             yield ctx.about(
                 folder.path, f"version '{folder.name}' does not fit in a 64-bit integer"
@@ -297,6 +316,8 @@ def _expected_model_file(ctx: ModelContext) -> _ExpectedFile | None:
     config = ctx.config
     if completed.platform == ENSEMBLE or completed.undeterminable:
         return None
+    if config is not None and misspelt_backend(config.backend):
+        return None  # misspelt-backend: no backend of that name loads anything
     filename = completed.default_model_filename
     if completed.platform == "tensorflow_savedmodel":
         return _ExpectedFile(filename, True, builtin=True)
@@ -319,6 +340,8 @@ def _missing_model_files(ctx: ModelContext, *, builtin: bool) -> Iterator[Findin
     if expected is None or expected.builtin != builtin or path_problem(expected.name):
         return  # (invalid-file-name reports a name no file can have)
     config = ctx.config
+    if not expected.builtin and ctx.model.entry(expected.name) is not None:
+        return  # a custom backend may read it from the model folder (lightseq does)
     alternatives = set(config.cc_model_filenames.values()) if config is not None else set()
     for version in selected_versions(ctx.model, config):
         entry = version.entry(expected.name)
@@ -336,6 +359,12 @@ def _missing_model_files(ctx: ModelContext, *, builtin: bool) -> Iterator[Findin
                 f"version {version.name} has no '{expected.name}' for the "
                 f"{ctx.completed.backend} backend{found}"
             )
+            if not expected.builtin:
+                problem = (
+                    f"'{expected.name}' is neither in version {version.name}{found} nor in "
+                    f"the model folder; the {ctx.completed.backend} backend fails to load the "
+                    "model if it reads that file"
+                )
         yield ctx.about(version.path, problem)
 
 
@@ -378,6 +407,9 @@ def missing_model_file(ctx: ModelContext) -> Iterator[Finding]:
     A custom backend decides for itself which files it reads (some take a folder or a
     checkpoint name from `parameters`), so a missing `default_model_filename` is not
     necessarily a mistake; but when the backend does read that file, the load fails.
+    Custom backends read it from the version folder or from the model folder (LightSeq
+    opens `<model>/<default_model_filename>`), so a file in either place satisfies the rule,
+    and nothing is reported when it is next to config.pbtxt.
     """,
     bad="""
     backend: "fastertransformer"
