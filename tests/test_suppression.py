@@ -322,3 +322,56 @@ def test_the_command_line_reports_suppressions(
     ]
     assert main(["models", "--format", "json", "--fail-on", "warning"]) == 1
     capsys.readouterr()
+
+
+# --- Suppressions written in a form tritonlint does not read -------------------------------
+
+
+@pytest.mark.parametrize(
+    ("comment", "meant"),
+    [
+        ("# tritonlint disable=TL201", "# tritonlint: disable=TL201"),
+        ("# tritonlint:disable TL201", "# tritonlint: disable=TL201"),
+        ("# tritonlint: disable TL201", "# tritonlint: disable=TL201"),
+        ("# tritonlint: disabled=TL201", "# tritonlint: disable=TL201"),
+        ("# triton-lint: disable=TL201", "# tritonlint: disable=TL201"),
+        ("# TritonLint: disable=name-mismatch", "# tritonlint: disable=name-mismatch"),
+        ("# tritonlint: ignore = TL2", "# tritonlint: disable=TL2"),
+        ("# tritonlint: ignore-file=TL201", "# tritonlint: disable-file=TL201"),
+        ("# noqa: TL201", "# tritonlint: disable=TL201"),
+    ],
+)
+def test_a_suppression_written_wrong_is_reported_with_the_form_that_works(
+    workdir: Path, comment: str, meant: str
+) -> None:
+    result = lint_config(workdir, f'name: "other"  {comment}\n')
+    assert codes_at(result) == [("TL201", 1, 7), ("TL020", 1, 16)]
+    found = only(result, "TL020")
+    assert found.message == (
+        f"{comment!r} is not a suppression tritonlint understands, so it silences nothing; "
+        f"write {meant!r}"
+    )
+    end = 16 + len(comment)
+    edit = TextEdit(Span(1, 16, 1, end, 15, 15 + len(comment)), meant)
+    assert found.fixes == (Fix(f"Write {meant!r}", (edit,), Applicability.SAFE),)
+    # The fix makes it a suppression that silences the finding.
+    assert assert_fix_resolves(found, workdir / "models" / "m").startswith(
+        f'name: "other"  {meant}\n'
+    )
+    assert codes_at(lint(workdir / "models" / "m")) == []
+
+
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "# tritonlint ignores TL505 unless it is selected",
+        "# run tritonlint: disable nothing here",
+        "# noqa",
+        "# noqa: E501",
+    ],
+)
+def test_comments_that_mention_tritonlint_are_not_taken_for_suppressions(
+    workdir: Path, comment: str
+) -> None:
+    result = lint_config(workdir, f'name: "other"  {comment}\n')
+    assert codes_at(result) == [("TL201", 1, 7)]

@@ -11,7 +11,9 @@ A code may be a rule code or a code prefix (any case) or a rule name. Only comme
 the text of a string that looks like a suppression is not one, because the comments are the
 lexer's comment tokens. A suppression (or a code in one) that silences nothing is reported as
 ``unused-suppression`` (TL020) at the comment, and so is a comment that starts with
-``tritonlint:`` but is not a suppression this module understands.
+``tritonlint:`` but is not a suppression this module understands, and one that names a rule
+in a suppression written wrong (``# tritonlint disable=TL201``, ``# noqa: TL201``), with a
+fix that writes it as this module reads it.
 
 Suppressions apply after the rules run and before ``--select``/``--ignore`` and the settings
 file's filters, so a suppression of a rule that is not selected is not taken for unused.
@@ -23,6 +25,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from tritonlint.diagnostics import Applicability, Diagnostic, Fix, TextEdit
 from tritonlint.document import ConfigDocument
@@ -40,6 +43,19 @@ _DIRECTIVE = re.compile(
 )
 #: A comment that means to talk to tritonlint (``# tritonlint: ...``), understood or not.
 _ADDRESSED = re.compile(r"#+\s*tritonlint\s*:", re.IGNORECASE)
+_CODES = r"(?P<codes>[A-Za-z0-9_-]+(?:\s*,\s*[A-Za-z0-9_-]+)*)"
+#: A comment that starts like a suppression written the way another tool, or a slip, has it:
+#: ``# tritonlint disable=TL101``, ``# triton-lint: disable=...``, ``# tritonlint: ignore=...``,
+#: ``# tritonlint:disabled TL101``. Only the listed verbs count, so prose that mentions
+#: tritonlint ("# tritonlint checks this in CI") is no suppression.
+_NEAR_MISS = re.compile(
+    r"#+\s*(?:triton[-_ ]?lint(?:er)?)\s*:?\s*"
+    r"(?P<verb>disable[-_]?file|disabled?|ignore[-_]?file|ignored?|noqa|suppress|skip)"
+    r"\s*[=:]?\s*" + _CODES,
+    re.IGNORECASE,
+)
+#: A ``noqa`` comment that names rules, the form ruff and flake8 read.
+_NOQA = re.compile(r"#+\s*noqa\s*:?\s*" + _CODES, re.IGNORECASE)
 
 
 @dataclass
@@ -84,6 +100,36 @@ class Directive:
         )
 
 
+class NearMiss(NamedTuple):
+    """A comment that means to be a suppression but is not written as one."""
+
+    #: The comment's place.
+    span: Span
+    #: The comment as written.
+    text: str
+    #: The suppression it means, as tritonlint reads it (``# tritonlint: disable=TL101``).
+    meant: str
+    #: The edit that writes ``meant`` in place of what was written.
+    rewrite: TextEdit
+
+
+def near_miss(comment: Comment) -> NearMiss | None:
+    """The suppression a comment means to be, where it names a rule but is written wrong."""
+    text = comment.text
+    match = _NEAR_MISS.match(text) or _NOQA.match(text)
+    if match is None:
+        return None
+    codes = [code.strip() for code in match.group("codes").split(",")]
+    rules = all_rules()
+    if not any(rule_matches(code, r.code, r.name) for code in codes for r in rules):
+        return None
+    verb = match.groupdict().get("verb") or ""
+    kind = "disable-file" if "file" in verb.lower() else "disable"
+    meant = f"# tritonlint: {kind}={','.join(codes)}"
+    rewrite = TextEdit(_within(comment.span, match.start(), match.end()), meant)
+    return NearMiss(comment.span, text.strip(), meant, rewrite)
+
+
 @dataclass
 class FileSuppressions:
     """The suppression comments of one config file."""
@@ -95,6 +141,8 @@ class FileSuppressions:
     directives: list[Directive] = field(default_factory=list)
     #: Comments addressed to tritonlint that are not suppressions: (comment span, text).
     malformed: list[tuple[Span, str]] = field(default_factory=list)
+    #: Suppressions written in a form tritonlint does not read, with the form it reads.
+    near_misses: list[NearMiss] = field(default_factory=list)
     #: Codes of rules that did not run for this file: their suppressions are never "unused".
     not_run: frozenset[str] = frozenset()
 
@@ -112,7 +160,10 @@ def read_suppressions(
     for comment in syntax.document.comments:
         match = _DIRECTIVE.search(comment.text)
         if match is None:
-            if _ADDRESSED.match(comment.text):
+            meant = near_miss(comment)
+            if meant is not None:
+                found.near_misses.append(meant)
+            elif _ADDRESSED.match(comment.text):
                 found.malformed.append((comment.span, comment.text.strip()))
             continue
         codes = tuple(c.strip() for c in match.group("codes").split(","))
@@ -231,6 +282,16 @@ def _unused(file: FileSuppressions) -> Iterable[Diagnostic]:
     path = file.path
     # A suppression of TL020 itself in the file keeps every unused one quiet.
     file_wide = [d for d in file.directives if d.kind == "disable-file"]
+    for miss in file.near_misses:
+        if _quiet(rule, file_wide):
+            continue
+        yield rule.diagnostic(
+            f"{miss.text!r} is not a suppression tritonlint understands, so it silences "
+            f"nothing; write {miss.meant!r}",
+            path,
+            miss.span,
+            fixes=(Fix(f"Write {miss.meant!r}", (miss.rewrite,), Applicability.SAFE),),
+        )
     for span, text in file.malformed:
         if _quiet(rule, file_wide):
             continue

@@ -9,7 +9,7 @@ declare(
     StageRule.UNUSED_SUPPRESSION,
     Severity.WARNING,
     pack="suppressions",
-    summary="a suppression comment that suppresses nothing",
+    summary="a suppression comment that suppresses nothing, or one written in a form not read",
     explanation="""
     `# tritonlint: disable=CODE` silences findings of CODE on its own line (a comment after
     a field) or on the next line with content (a comment on a line of its own);
@@ -19,8 +19,13 @@ declare(
     the problem was fixed, or the comment is on the wrong line, or the code is mistyped. It
     would silently hide the next, unrelated finding of that code, so remove it. A comment
     that starts with `tritonlint:` but is not a suppression tritonlint understands is
-    reported too. To keep a suppression that is unused on purpose, add `TL020` to it. A safe
-    fix removes the unused codes, or the whole comment when none is used.
+    reported too, and so is a suppression of a rule written in a form tritonlint does not
+    read: `# tritonlint disable=TL101` (no colon), `# tritonlint:disable TL101` (no `=`),
+    `# tritonlint: disabled=...`, `# triton-lint: disable=...`, `# tritonlint: ignore=...`,
+    `# noqa: TL101`; a safe fix writes it as `# tritonlint: disable=TL101`. (Other comments
+    that mention tritonlint are left alone.) To keep a suppression that is unused on
+    purpose, add `TL020` to it. A safe fix removes the unused codes, or the whole comment
+    when none is used.
     """,
     bad="""
     name: "resnet50"   # tritonlint: disable=TL201   (the name matches the folder now)
