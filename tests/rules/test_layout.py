@@ -409,3 +409,93 @@ def test_tl219_no_hidden_folder(repo: Repo) -> None:
 def test_tl219_only_when_the_whole_repository_is_linted(repo: Repo) -> None:
     root = repo({**model("m", ONNX_MODEL), ".git/HEAD": "ref\n"})
     assert "TL219" not in codes(lint(root / "m"))
+
+
+# --- What a folder without the usual layout holds -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("files", "message"),
+    [
+        (
+            {"client/train.py": "", "client/Dockerfile": "", "client/utils/": None},
+            "this folder holds source code (Dockerfile, train.py), not a model: tritonserver "
+            "polls every folder of the repository as a model and refuses this one; move it out "
+            "of the repository",
+        ),
+        (
+            {"client/requirements.txt": "", "client/model.py": ""},
+            "this folder holds source code (requirements.txt), not a model: tritonserver "
+            "polls every folder of the repository as a model and refuses this one; move it out "
+            "of the repository",
+        ),
+        (
+            {"client/saved_model.pb": b"", "client/variables/": None},
+            "this is a TensorFlow SavedModel export (saved_model.pb, variables/): put it in "
+            'client/1/model.savedmodel/ with a config.pbtxt that says platform: '
+            '"tensorflow_savedmodel"',
+        ),
+        (
+            {"client/1/saved_model.pb": b"", "client/1/variables/": None},
+            "version 1 holds a TensorFlow SavedModel's own files (saved_model.pb ...): move "
+            'them into 1/model.savedmodel/ and add a config.pbtxt that says platform: '
+            '"tensorflow_savedmodel"',
+        ),
+        (
+            {"client/config.pbtxt.template": "", "client/1/model.onnx": b""},
+            "no config.pbtxt, only the template 'config.pbtxt.template': tritonserver reads "
+            "only config.pbtxt; fill the template in and save the result as config.pbtxt",
+        ),
+        (
+            {"client/config.txt": "", "client/1/model.onnx": b""},
+            "no config.pbtxt, but 'config.txt' is here: tritonserver reads only config.pbtxt; "
+            "rename config.txt to config.pbtxt",
+        ),
+        (
+            {"client/config.pbtxt.txt": "", "client/1/model.pt": b""},
+            "no config.pbtxt, but 'config.pbtxt.txt' is here: tritonserver reads only "
+            "config.pbtxt; rename config.pbtxt.txt to config.pbtxt",
+        ),
+        (
+            {"client/client_config.pbtxt": "", "client/1/model.pt": b""},
+            "no config.pbtxt, but 'client_config.pbtxt' is here: tritonserver reads only "
+            "config.pbtxt; rename client_config.pbtxt to config.pbtxt",
+        ),
+    ],
+    ids=["scripts", "requirements", "savedmodel", "savedmodel-in-1", "template", "config-txt",
+         "config-pbtxt-txt", "prefixed-config"],
+)  # fmt: skip
+def test_tl210_says_what_the_folder_holds(
+    repo: Repo, files: dict[str, str | bytes | None], message: str
+) -> None:
+    root = repo(files)
+    result = lint(root)
+    assert [(d.code, d.path) for d in result.diagnostics] == [("TL210", root / "client")]
+    assert result.diagnostics[0].message == message
+    assert result.diagnostics[0].severity is Severity.ERROR
+
+
+@pytest.mark.parametrize("with_config", [True, False])
+def test_tl212_model_file_directly_in_the_model_folder(repo: Repo, with_config: bool) -> None:
+    files: dict[str, str | bytes | None] = {"m/model.onnx": b""}
+    if with_config:
+        files["m/config.pbtxt"] = CONFIG
+    root = repo(files)
+    result = lint(root)
+    assert codes(result) == ["TL212"]
+    refusal = (
+        "; tritonserver refuses the model: at least one version must be available under the "
+        "version policy of model 'm'"
+        if with_config
+        else ""
+    )
+    assert result.diagnostics[0].message == (
+        "model.onnx is directly in the model folder, where tritonserver does not look: move "
+        f"model.onnx into a version folder 1/{refusal}"
+    )
+
+
+def test_a_model_with_its_own_scripts_is_still_a_model(repo: Repo) -> None:
+    # Scripts next to a config.pbtxt do not make a model folder a project folder.
+    root = repo({**model("m", ONNX_MODEL), "m/export.py": "", "m/requirements.txt": ""})
+    assert codes(lint(root)) == []

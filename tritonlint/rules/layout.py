@@ -10,6 +10,14 @@ from tritonlint.repository.autofill import ENSEMBLE, PLATFORMS
 from tritonlint.repository.model import VersionStatus, path_problem
 from tritonlint.repository.versions import numbered, selected_versions
 from tritonlint.rules.context import ModelContext, RepositoryContext
+from tritonlint.rules.folder_contents import (
+    SAVED_MODEL,
+    Kind,
+    config_lookalike,
+    holds_savedmodel,
+    not_a_model,
+    unversioned_contents,
+)
 from tritonlint.rules.misc import MODEL_DIRECTORY
 from tritonlint.rules.registry import Finding, repository_rule, rule
 from tritonlint.rules.spelling import misspelt_backend
@@ -27,13 +35,20 @@ _AUTO_COMPLETING = frozenset({"tensorrt", "onnxruntime", "openvino", "python"})
     "TL210",
     "missing-config",
     Severity.ERROR,
-    summary="a model folder without config.pbtxt that tritonserver cannot complete on its own",
+    summary="a folder without config.pbtxt that tritonserver cannot complete, or no model at all",
     explanation="""
     Without `config.pbtxt` the server can build a configuration only from a model file its
     backend understands (TensorRT plans, ONNX models, TensorFlow SavedModels, OpenVINO
     models, Python models). With none of those in the first version folder, and a folder
     name without a `.<backend>` suffix, it cannot even tell which backend to use.
     TensorFlow GraphDef and PyTorch models always need a config.
+
+    The message fits what the folder holds: a config under another name (`config.txt`,
+    `config.pbtxt.txt`, `resnet_config.pbtxt`) is to be renamed, a `config.pbtxt.template`
+    filled in; a folder of source code (scripts, a Dockerfile, requirements.txt, no version
+    folder) is no model and belongs outside the repository, since the server polls every
+    folder there; a TensorFlow SavedModel export (`saved_model.pb`, `variables/`), in the
+    folder or unwrapped in `1/`, goes into `1/model.savedmodel/`.
     """,
     bad="""
     model_repository/classifier/1/weights.bin      # no config.pbtxt
@@ -51,6 +66,13 @@ _AUTO_COMPLETING = frozenset({"tensorrt", "onnxruntime", "openvino", "python"})
 def missing_config(ctx: ModelContext) -> Iterator[Finding]:
     if not ctx.in_repository or ctx.model.config is not None:
         return
+    advice = _folder_advice(ctx)
+    if advice is not None:
+        yield ctx.about(ctx.model.path, advice)
+        return
+    contents = unversioned_contents(ctx.model)
+    if contents is not None and contents.kind is Kind.LOOSE_MODEL_FILES:
+        return  # no-version-folder says to move them into 1/ first
     completed = ctx.completed
     if completed.undeterminable:
         yield ctx.about(
@@ -65,6 +87,43 @@ def missing_config(ctx: ModelContext) -> Iterator[Finding]:
             f"no config.pbtxt: the {completed.backend} backend cannot complete a "
             f"configuration from {completed.default_model_filename}; add a config.pbtxt",
         )
+
+
+def _folder_advice(ctx: ModelContext) -> str | None:
+    """What to do with a folder without config.pbtxt that holds something else."""
+    model = ctx.model
+    lookalike = config_lookalike(model)
+    if lookalike is not None and lookalike.template:
+        return (
+            f"no config.pbtxt, only the template '{lookalike.name}': tritonserver reads only "
+            "config.pbtxt; fill the template in and save the result as config.pbtxt"
+        )
+    if lookalike is not None:
+        return (
+            f"no config.pbtxt, but '{lookalike.name}' is here: tritonserver reads only "
+            f"config.pbtxt; rename {lookalike.name} to config.pbtxt"
+        )
+    contents = unversioned_contents(model)
+    if contents is not None and contents.kind is Kind.SOURCE_CODE:
+        return (
+            f"this folder holds source code ({', '.join(contents.names[:3])}), not a model: "
+            "tritonserver polls every folder of the repository as a model and refuses this "
+            "one; move it out of the repository"
+        )
+    if contents is not None and contents.kind is Kind.SAVEDMODEL_EXPORT:
+        return (
+            f"this is a TensorFlow SavedModel export ({', '.join(contents.names)}): put it in "
+            f"{model.name}/1/model.savedmodel/ with a config.pbtxt that says platform: "
+            '"tensorflow_savedmodel"'
+        )
+    first = model.subfolders[0] if model.subfolders else None
+    if first is not None and first.number is not None and holds_savedmodel(first.entries):
+        return (
+            f"version {first.name} holds a TensorFlow SavedModel's own files "
+            f"({SAVED_MODEL} ...): move them into {first.name}/model.savedmodel/ and add a "
+            'config.pbtxt that says platform: "tensorflow_savedmodel"'
+        )
+    return None
 
 
 @rule(
@@ -120,7 +179,8 @@ def auto_completed_config(ctx: ModelContext) -> Iterator[Finding]:
     tritonserver serves the versions found as numbered subfolders (`1/`, `2/` ...). With none,
     nothing can be loaded, and that holds for ensembles too: they need an empty `1/`. Git
     does not keep empty folders, so a freshly cloned ensemble often lacks it: commit a
-    `.gitkeep` inside.
+    `.gitkeep` inside. A model file left directly in the model folder (`model.onnx` next to
+    config.pbtxt) is never read: move it into `1/`.
     """,
     bad="""
     model_repository/pipeline/config.pbtxt         # no 1/
@@ -133,6 +193,23 @@ def auto_completed_config(ctx: ModelContext) -> Iterator[Finding]:
 )
 def no_version_folder(ctx: ModelContext) -> Iterator[Finding]:
     if not ctx.in_repository or numbered(ctx.model):
+        return
+    if ctx.model.config is None and not_a_model(ctx.model):
+        return  # missing-config says what the folder is
+    contents = unversioned_contents(ctx.model)
+    if contents is not None and contents.kind is Kind.LOOSE_MODEL_FILES:
+        files = ", ".join(contents.names[:3])
+        refusal = (
+            "; tritonserver refuses the model: " + _NO_VERSION.format(model=ctx.name)
+            if ctx.model.config is not None
+            else ""
+        )
+        yield ctx.about(
+            ctx.model.path,
+            f"{files} {'is' if len(contents.names) == 1 else 'are'} directly in the model "
+            f"folder, where tritonserver does not look: move {files} into a version folder "
+            f"1/{refusal}",
+        )
         return
     ignored = [v.name for v in ctx.model.subfolders if v.status is not VersionStatus.RESERVED]
     hint = (
@@ -171,8 +248,8 @@ def no_version_folder(ctx: ModelContext) -> Iterator[Finding]:
     ),
 )
 def ignored_version_folder(ctx: ModelContext) -> Iterator[Finding]:
-    if not ctx.in_repository:
-        return
+    if not ctx.in_repository or (ctx.model.config is None and not_a_model(ctx.model)):
+        return  # missing-config says what the folder is
     for folder in ctx.model.subfolders:
         if folder.status is VersionStatus.LEADING_ZERO:
             yield ctx.about(
