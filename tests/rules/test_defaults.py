@@ -18,7 +18,7 @@ from tritonlint.rules.registry import all_rules, by_code
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
-OPT_IN = {"TL211", "TL306", "TL410", "TL411", "TL505", "TL603", "TL873"}
+OPT_IN = {"TL211", "TL410", "TL411", "TL505", "TL603", "TL873"}
 
 #: A batching ONNX model without a batcher, as most real projects write it: only TL505 (opt-in)
 #: has anything to say.
@@ -115,10 +115,16 @@ def test_settings_extend_select_turns_on_an_opt_in_rule(
 def test_the_valid_fixtures_pass_with_fail_on_warning(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    """Every example model but the custom-backend one, whose backend only the server can
+    vouch for (TL306 warns about it)."""
     repository = tmp_path / "model_repository"
-    shutil.copytree(FIXTURES / "model_repository", repository)
+    shutil.copytree(
+        FIXTURES / "model_repository",
+        repository,
+        ignore=shutil.ignore_patterns("lightseq_transformer"),
+    )
     assert main(["check", str(repository), "--fail-on", "warning"]) == 0
-    assert capsys.readouterr().out == "All checks passed (8 models checked).\n"
+    assert capsys.readouterr().out == "All checks passed (7 models checked).\n"
 
 
 def test_rules_command_shows_the_default_set(capsys: pytest.CaptureFixture[str]) -> None:

@@ -230,15 +230,15 @@ def test_tl305_folder_name_tells_a_custom_backend(repo: Repo) -> None:
     assert "TL305" not in codes(lint(root))
 
 
-# --- TL306 unknown-backend (opt-in) / TL309 misspelt-backend ---------------------------------
+# --- TL306 unknown-backend / TL309 misspelt-backend ---------------------------------
 
 
 @pytest.mark.parametrize("backend", ["lightseq", "my_backend", "fastertransformer", "kaldi"])
-def test_tl306_custom_backend_is_reported_only_when_selected(repo: Repo, backend: str) -> None:
+def test_tl306_custom_backend_is_a_warning(repo: Repo, backend: str) -> None:
     head = f'backend: "{backend}"\n'
     root = build(repo, head, {})
-    assert codes(lint(root)) == []
-    found = only(lint(root, extend_select=("TL306",)), "TL306")
+    assert codes(lint(root)) == ["TL306"]
+    found = only(lint(root), "TL306")
     assert found.severity is Severity.WARNING
     assert position(found) == locate(head, f'"{backend}"')
     assert found.message == (

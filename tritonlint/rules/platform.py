@@ -335,7 +335,6 @@ _NO_LIBRARY = (
     "TL306",
     "unknown-backend",
     Severity.WARNING,
-    opt_in=True,
     summary="a custom backend: one Triton does not ship, which must be installed on the server",
     explanation="""
     A custom backend is fine, but it must be installed where the server looks:
@@ -344,9 +343,9 @@ _NO_LIBRARY = (
     Only the server can check what is installed: run the smoke stage. (A name that is a slip
     of one of Triton's own backends, such as `onnx` or `pythn`, is TL309, an error.)
 
-    Not in the default set: a backend of its own is a choice, not a mistake, and the lint
-    cannot see the server's backend directory. Enable it with `--extend-select TL306` to list
-    every backend a deployment must provide.
+    A warning, not an error: a backend of its own is a choice, and the lint cannot see the
+    server's backend directory. Where the backend is installed, ignore the rule for that model
+    (`per-file-ignores`) or everywhere (`ignore = ["TL306"]`).
     """,
     bad="""
     backend: "lightseq"      # and the server has no lightseq backend
