@@ -122,6 +122,10 @@ _NOT_LOADED: dict[ModelStatus, tuple[str, str]] = {
 }
 
 
+#: Statuses of models whose config the server did not judge.
+_NOT_JUDGED = (ModelStatus.BACKEND_MISSING, ModelStatus.SKIPPED)
+
+
 def summary_lines(result: SmokeResult) -> list[Text]:
     """Which server ran, what became of the models, and what the temporary copy changed."""
     server = result.server
@@ -183,7 +187,7 @@ def _adjustment_lines(result: SmokeResult) -> list[Text]:
                 backends.setdefault(stubbed.group(1), []).append(model.name)
             elif note.startswith("python backend stubbed"):
                 python.append(model.name)
-        if FLAG_CPU_ONLY in model.flags:
+        if FLAG_CPU_ONLY in model.flags and model.status not in _NOT_JUDGED:
             on_cpu.append(model.name)
     lines = []
     if backends:
