@@ -604,14 +604,21 @@ def test_check_smoke_exit_status_follows_fail_on_for_smoke_findings_too(
 
 
 @pytest.mark.parametrize(
-    "option", [["--stub-missing-backends"], ["--cpu-only"], ["--timeout", "5"], ["--docker", "i"]]
+    "option",
+    [
+        ["--stub-missing-backends"],
+        ["--no-stub-missing-backends"],
+        ["--cpu-only"],
+        ["--timeout", "5"],
+        ["--docker", "i"],
+    ],
 )
 def test_check_smoke_options_need_smoke(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]
 ) -> None:
     repo = _repo(tmp_path / "models", {"good": GOOD})
     assert main(["check", *option, str(repo)]) == 2
-    assert "only apply with --smoke" in _flat(capsys.readouterr().err)
+    assert f"{option[0]} only apply with --smoke" in _flat(capsys.readouterr().err)
 
 
 def test_a_model_folder_is_smoked_in_its_repository(

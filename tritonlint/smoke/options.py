@@ -23,7 +23,7 @@ class SmokeUsageError(Exception):
 _CHECK_ONLY_WITH_SMOKE = {
     "server": "--server",
     "docker": "--docker",
-    "stub_missing_backends": "--[no-]stub-missing-backends",
+    "stub_missing_backends": "--stub-missing-backends",
     "stub_python_models": "--stub-python-models",
     "smoke_timeout": "--timeout",
     "total_timeout": "--total-timeout",
@@ -143,7 +143,9 @@ def check_smoke_usage(args: argparse.Namespace) -> str | None:
     if args.smoke:
         return None
     given = [
-        flag for dest, flag in _CHECK_ONLY_WITH_SMOKE.items() if getattr(args, dest) is not None
+        flag if getattr(args, dest) is not False else flag.replace("--", "--no-", 1)
+        for dest, flag in _CHECK_ONLY_WITH_SMOKE.items()
+        if getattr(args, dest) is not None
     ]
     if args.gpus is not None:
         given.append("--gpus" if args.gpus else "--cpu-only")
