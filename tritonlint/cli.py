@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tritonlint import __version__
+from tritonlint.exit_status import EXIT_CLEAN, EXIT_USAGE, add_fail_options, exit_status
 from tritonlint.report.console import may_be_terminal, rich_console
 from tritonlint.schema.releases import covered_releases, resolve_release
 from tritonlint.smoke.options import (
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
     from tritonlint.engine import LintOptions, LintResult
     from tritonlint.settings import Settings
 
-EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 _COMMANDS = ("check", "rules", "explain", "smoke")
 
 
@@ -137,18 +137,7 @@ def _add_report_options(check: argparse.ArgumentParser) -> None:
         help="after the findings, print how many each rule has (text and github formats, or "
         "with --output)",
     )
-    check.add_argument(
-        "--fail-on",
-        choices=("error", "warning", "info", "never"),
-        default="error",
-        help="exit with status 1 when a finding of this severity or above is reported "
-        "(default: error)",
-    )
-    check.add_argument(
-        "--exit-zero",
-        action="store_true",
-        help="exit with status 0 even when there are findings (2 still means a usage error)",
-    )
+    add_fail_options(check)
 
 
 @contextmanager
@@ -184,7 +173,7 @@ def _check(args: argparse.Namespace) -> int:
     if not args.smoke:
         _report(result, report_format, args)
         return _exit_status(result, args)
-    from tritonlint.smoke.command import check_smoke_exit, run_check_smoke
+    from tritonlint.smoke.command import run_check_smoke
 
     try:
         smoke = run_check_smoke(args, result, options)
@@ -193,7 +182,7 @@ def _check(args: argparse.Namespace) -> int:
     _report(smoke.result, report_format, args)
     to_stdout = report_format == "text" and args.output is None
     smoke.show(rich_console(stderr=not to_stdout))
-    return max(_exit_status(smoke.result, args), check_smoke_exit(smoke, args))
+    return _exit_status(smoke.result, args)
 
 
 def _check_options(args: argparse.Namespace) -> tuple[LintOptions, str]:
@@ -326,13 +315,7 @@ def _write(path: Path, text: str) -> None:
 
 
 def _exit_status(result: LintResult, args: argparse.Namespace) -> int:
-    from tritonlint.diagnostics import Severity
-
-    if args.exit_zero or args.fail_on == "never":
-        return EXIT_CLEAN
-    threshold = Severity(args.fail_on).rank
-    failing = any(d.severity.rank >= threshold for d in result.diagnostics)
-    return EXIT_FINDINGS if failing else EXIT_CLEAN
+    return exit_status(result.diagnostics, args.fail_on, args.exit_zero)
 
 
 def _rules() -> int:

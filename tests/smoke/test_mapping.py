@@ -6,6 +6,8 @@ from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.smoke.mapping import (
+    Attribution,
+    attribute,
     find_token,
     locate,
     parse_position,
@@ -113,3 +115,50 @@ def test_each_line_of_a_rules_server_message_is_a_template() -> None:
         "priority queue policy must have priority level in range [1, 2] for m",
     ):
         assert [rule.code for rule in predicting_rules(message)] == ["TL503"]
+
+
+# -- which rule a refusal is reported with ----------------------------------------------------
+
+MISSING_FILE = (
+    "load failed for model 'm': version -1 is at UNAVAILABLE state: Unavailable: unable to "
+    "find '/r/m/18446744073709551615/model.onnx' for model instance 'm_0';"
+)
+
+
+def _static(code: str, severity: Severity, path: str = "/r/m/config.pbtxt") -> Diagnostic:
+    return Diagnostic(code, "x", severity, "", Path(path), None)
+
+
+def test_a_reported_rule_that_predicts_the_message_is_chosen() -> None:
+    found = attribute(MISSING_FILE, [_static("TL217", Severity.ERROR, "/r/m/1")])
+    assert (found.rule and found.rule.code, found.how) == ("TL217", Attribution.PREDICTED)
+
+
+def test_a_reported_error_wins_over_a_rule_static_lint_did_not_report() -> None:
+    # A -1 version folder: the server's words are TL217's, static lint said TL214.
+    static = [
+        _static("TL505", Severity.WARNING),
+        _static("TL214", Severity.ERROR, "/r/m/-1"),
+    ]
+    found = attribute(MISSING_FILE, static)
+    assert found.rule is not None and found.rule.code == "TL214"
+    assert found.how is Attribution.REPORTED
+    assert found.predicted is not None and found.predicted.code == "TL217"
+
+
+def test_of_several_reported_errors_the_one_about_a_folder_the_message_names_wins() -> None:
+    static = [
+        _static("TL101", Severity.ERROR),
+        _static("TL214", Severity.ERROR, "/r/m/v2"),
+    ]
+    found = attribute("unable to find '/r/m/v2/model.onnx'", static)
+    assert found.rule is not None and found.rule.code == "TL214"
+    found = attribute("something else entirely", static)
+    assert found.rule is not None and found.rule.code == "TL101"  # the first, in report order
+
+
+def test_a_reported_warning_explains_nothing_it_does_not_predict() -> None:
+    found = attribute("something no rule knows about", [_static("TL505", Severity.WARNING)])
+    assert (found.rule, found.how) == (None, Attribution.NONE)
+    found = attribute(MISSING_FILE, [_static("TL505", Severity.WARNING)])
+    assert (found.rule and found.rule.code, found.how) == ("TL217", Attribution.UNREPORTED)

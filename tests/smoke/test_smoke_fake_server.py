@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -147,11 +148,14 @@ def test_every_model_loaded_exits_zero_and_says_which_server_ran(
     assert main(["smoke", "--server", str(fake_server.path), str(repo)]) == 0
     captured = capsys.readouterr()
     out, err = _flat(captured.out), _flat(captured.err)
-    assert "All 2 models loaded" in out
+    assert "All 2 models loaded in " in out
     assert f"tritonserver 0.0.0-fake — {fake_server.path} (--server)" in out
     # Before the server starts: python models run their own model.py.
-    assert "Python models run their own model.py" in err
-    assert "--stub-python-models" in err
+    assert (
+        "Note: These python models run their own model.py in the server (initialize() "
+        "included): a, b. Pass --stub-python-models to validate their configs without running "
+        "any of their code."
+    ) in err
     assert_released(pids=fake_server.pids())
 
 
@@ -211,9 +215,12 @@ def test_stub_python_models_runs_no_model_py(
     assert code == 0
     captured = capsys.readouterr()
     out, err = _flat(captured.out), _flat(captured.err)
-    assert "Python models run their own model.py" in err
-    assert "nofile" in err and ": a," not in err
-    assert "Loaded thanks to: --stub-python-models (a)" in out
+    assert (
+        "Note: This python model runs its own model.py in the server (initialize() included): "
+        "nofile. Pass --stub-python-models to validate its config without running any of its "
+        "code."
+    ) in err
+    assert "Stubbed python models: a (--stub-python-models): its model.py was not run." in out
 
 
 def test_a_statically_broken_ensemble_step_blocks_the_ensemble(
@@ -242,19 +249,37 @@ def test_a_statically_broken_ensemble_step_blocks_the_ensemble(
 GPU_MODEL = 'name: "{name}"\nbackend: "python"\ninstance_group [ { kind: KIND_GPU } ]\n'
 
 
-def test_without_a_gpu_a_gpu_model_needs_a_gpu(
+def test_without_a_gpu_a_gpu_model_is_validated_on_cpu_with_a_note(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    gpu(False)
+    repo = _repo(tmp_path / "models", {"g": GPU_MODEL})
+    assert main(["smoke", "--server", str(fake_server.path), str(repo)]) == 0
+    out = _flat(capsys.readouterr().out)
+    assert "The model loaded in " in out
+    assert (
+        "On CPU: g — no GPU on this machine, so KIND_GPU was validated as KIND_CPU; --gpus "
+        "loads it as written (TL032 where there is no GPU)."
+    ) in out
+    (load,) = fake_server.events("load")
+    assert "KIND_CPU" in load["config"] and "KIND_GPU" not in load["config"]
+
+
+def test_gpus_without_a_gpu_reports_that_the_model_needs_one(
     fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
 ) -> None:
     gpu(False)
     repo = _repo(tmp_path / "models", {"g": GPU_MODEL})
-    result = _smoke(repo, fake_server)
+    result = _smoke(repo, fake_server, gpus=True)
     (model,) = result.models
     assert model.status is ModelStatus.NEEDS_GPU
     assert model.diagnostic is not None and model.diagnostic.code == "TL032"
     assert model.diagnostic.severity.value == "warning"
     assert model.diagnostic.span is not None and model.diagnostic.span.line == 3
     assert "--cpu-only" in model.diagnostic.message
-    assert not result.server.gpus
 
 
 def test_cpu_only_rewrites_kind_gpu_in_the_copy(
@@ -373,8 +398,10 @@ def test_docker_runs_the_image_with_the_repository_read_only(
     assert report["server"]["version"] == "0.0.0-fake"
     assert image in report["server"]["description"]
     statuses = {m["name"]: m["status"] for m in report["models"]}
-    assert statuses == {"a": "loaded", "g": "loaded" if has_gpu else "needs-gpu"}
-    assert code == (0 if has_gpu else 1)
+    # Without a GPU, KIND_GPU is validated as KIND_CPU.
+    assert statuses == {"a": "loaded", "g": "loaded"}
+    assert report["models"][1]["flags"] == ([] if has_gpu else ["--cpu-only"])
+    assert code == 0
     assert_released(pids=fake_server.pids())
 
 
@@ -559,31 +586,39 @@ def test_check_smoke_passes_a_clean_repository(
     repo = _repo(tmp_path / "models", {"good": GOOD})
     assert main(["check", "--smoke", "--server", str(fake_server.path), str(repo)]) == 0
     out = _flat(capsys.readouterr().out)
-    assert "All 1 models loaded" in out
+    assert "The model loaded in " in out and "1 models" not in out
 
 
-def test_check_smoke_with_a_model_not_loaded_fails(
+def test_check_smoke_exit_status_follows_fail_on_for_smoke_findings_too(
     fake_server: FakeServer,
     tmp_path: Path,
     gpu: Callable[[bool], None],
 ) -> None:
     repo = _repo(tmp_path / "models", {"g": GPU_MODEL})
     command = ["check", "--smoke", "--server", str(fake_server.path), str(repo)]
-    assert main(command) == 1  # a warning only, but the model did not load
-    assert main([*command, "--exit-zero"]) == 0
-    assert main([*command, "--cpu-only"]) == 0
-    assert main([*command, "--ignore", "TL032", "--fail-on", "never"]) == 0
+    assert main(command) == 0  # validated on CPU
+    assert main([*command, "--gpus"]) == 0  # TL032 is a warning: --fail-on error passes
+    assert main([*command, "--gpus", "--fail-on", "warning"]) == 1
+    assert main([*command, "--gpus", "--fail-on", "warning", "--exit-zero"]) == 0
+    assert main([*command, "--gpus", "--fail-on", "warning", "--ignore", "TL032"]) == 0
 
 
 @pytest.mark.parametrize(
-    "option", [["--stub-missing-backends"], ["--cpu-only"], ["--timeout", "5"], ["--docker", "i"]]
+    "option",
+    [
+        ["--stub-missing-backends"],
+        ["--no-stub-missing-backends"],
+        ["--cpu-only"],
+        ["--timeout", "5"],
+        ["--docker", "i"],
+    ],
 )
 def test_check_smoke_options_need_smoke(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], option: list[str]
 ) -> None:
     repo = _repo(tmp_path / "models", {"good": GOOD})
     assert main(["check", *option, str(repo)]) == 2
-    assert "only apply with --smoke" in _flat(capsys.readouterr().err)
+    assert f"{option[0]} only apply with --smoke" in _flat(capsys.readouterr().err)
 
 
 def test_a_model_folder_is_smoked_in_its_repository(
@@ -614,4 +649,186 @@ def test_a_platform_name_as_backend_is_a_config_error_even_with_stubs(
     assert model.rule is not None and model.rule.code == "TL302"
     assert model.diagnostic is not None and "[predicted by TL302 platform-used-as-backend]" in (
         model.diagnostic.message
+    )
+
+
+# -- exit status, the table and the summary ---------------------------------------------------
+
+ONNX = 'name: "{name}"\nbackend: "onnxruntime"\nmax_batch_size: 8\n'
+
+
+@pytest.mark.parametrize(
+    ("options", "status"),
+    [
+        ([], 0),  # a missing backend is a warning
+        (["--fail-on", "warning"], 1),
+        (["--fail-on", "warning", "--exit-zero"], 0),
+        (["--stub-missing-backends"], 0),
+        (["--stub-missing-backends", "--fail-on", "info"], 0),
+    ],
+)
+def test_smoke_exits_as_fail_on_says(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    options: list[str],
+    status: int,
+) -> None:
+    repo = _repo(tmp_path / "models", {"onnx": ONNX})
+    assert main(["smoke", "--server", str(fake_server.path), *options, str(repo)]) == status
+
+
+@pytest.mark.parametrize(
+    ("options", "status"), [([], 1), (["--fail-on", "never"], 0), (["--exit-zero"], 0)]
+)
+def test_a_refusal_is_an_error(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    options: list[str],
+    status: int,
+) -> None:
+    repo = _repo(tmp_path / "models", {"bad": REFUSED})
+    assert main(["smoke", "--server", str(fake_server.path), *options, str(repo)]) == status
+
+
+def test_a_server_of_ones_own_gets_no_stand_in_backends_unless_asked(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+) -> None:
+    repo = _repo(tmp_path / "models", {"onnx": ONNX})
+    (default,) = _smoke(repo, fake_server).models
+    assert default.status is ModelStatus.BACKEND_MISSING
+    (strict,) = _smoke(repo, fake_server, stub_missing_backends=False).models
+    assert strict.status is ModelStatus.BACKEND_MISSING
+    stubbed = _smoke(repo, fake_server, stub_missing_backends=True)
+    assert stubbed.models[0].status is ModelStatus.STUBBED
+    assert not stubbed.server.stub_backends_by_default
+
+
+def _cells(table: str, column: int) -> list[str]:
+    """The text of one column of a rich table, a row per item: its lines joined, without
+    whitespace (where a wrapped line ended is not known)."""
+    rows: list[list[str]] = []
+    for line in table.splitlines():
+        if not line.startswith("│"):
+            continue
+        cells = line.split("│")[1:-1]
+        if cells[0].strip():  # a row's first line names the model
+            rows.append([])
+        rows[-1].append(cells[column])
+    return ["".join("".join(parts).split()) for parts in rows]
+
+
+def test_the_table_wraps_long_messages_at_80_columns_and_cuts_nothing(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    path = "/srv/models/" + "/".join(f"folder_number_{i}" for i in range(6)) + "/labels.txt"
+    why = f"failed to open text file for read {path}: No such file or directory"
+    repo = _repo(tmp_path / "models", {"bad": GOOD + f"# fake-refuse: {why}\n", "good": GOOD})
+    assert main(["smoke", "--server", str(fake_server.path), "--format", "json", str(repo)]) == 1
+    err = capsys.readouterr().err
+    table = "\n".join(line for line in err.splitlines() if line[:1] in set("┏┃┡│└"))
+    assert max(len(line) for line in table.splitlines()) == 80
+    assert "…" not in table
+    details = _cells(table, 2)  # wrapped at spaces and inside the path, all of it there
+    assert details[0] == "".join(f"TL030 (TL218 missing-label-file): {why}".split())
+    assert details[1] == ""
+
+
+def test_the_summary_counts_in_words(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    server = ["smoke", "--server", str(fake_server.path)]
+    repo = _repo(tmp_path / "one", {"bad": REFUSED})
+    main([*server, str(repo)])
+    assert _line(r"0 of 1 model loaded in \d+\.\d s\. Not loaded: 1 refused\.", capsys)
+
+    repo = _repo(tmp_path / "three", {"a": GOOD, "b": ONNX, "c": ONNX})
+    main([*server, "--stub-missing-backends", str(repo)])
+    out = capsys.readouterr().out.splitlines()
+    assert _matching(
+        r"All 3 models loaded in \d+\.\d s: 2 configs validated by tritonserver 0\.0\.0-fake "
+        r"with stubbed backends, 1 model really loaded\.",
+        out,
+    )
+    assert (
+        "Stubbed backends: onnxruntime (b, c) — not in this server. A stand-in let the server "
+        "validate these configs, not the model files."
+    ) in out
+
+    repo = _repo(tmp_path / "mixed", {"a": ONNX, "b": ONNX, "c": GPU_MODEL, "d": REFUSED})
+    main([*server, "--gpus", str(repo)])
+    assert _line(
+        r"0 of 4 models loaded in \d+\.\d s\. Not loaded: 1 refused, 2 with their backends "
+        r"missing, 1 needs a GPU\.",
+        capsys,
+    )
+
+
+def _matching(pattern: str, lines: list[str]) -> bool:
+    return any(re.fullmatch(pattern, line) for line in lines)
+
+
+def _line(pattern: str, capsys: pytest.CaptureFixture[str]) -> bool:
+    """A line of standard output matches ``pattern`` (the summary's lines are not wrapped)."""
+    return _matching(pattern, capsys.readouterr().out.splitlines())
+
+
+def test_a_refusal_is_reported_with_the_error_static_lint_found_in_the_model(
+    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
+) -> None:
+    # Version folder -1: static lint says TL214; the server's words are TL217's.
+    why = "unable to find '{repo}/m/18446744073709551615/model.py' for model instance 'm_0'"
+    repo = make_tree(tmp_path / "models", {"m/-1/model.py": "# a model\n"})
+    config = GOOD.replace("{name}", "m") + "# fake-refuse: " + why.format(repo=repo) + "\n"
+    (repo / "m" / "config.pbtxt").write_text(config)
+    (model,) = _smoke(repo, fake_server).models
+    assert model.status is ModelStatus.REFUSED
+    assert model.rule is not None and model.rule.code == "TL214"
+    finding = model.diagnostic
+    assert finding is not None and finding.code == "TL030"
+    assert (finding.path, finding.span) == (repo.resolve() / "m" / "-1", None)
+    assert (
+        "refused the model [static lint reported TL214 malformed-version-folder for this "
+        "model; the words are those of TL217 missing-model-file]: load failed for model 'm': "
+    ) in finding.message
+
+
+def test_an_error_in_model_py_is_reported_at_its_line(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    why = (
+        "version 1 is at UNAVAILABLE state: Internal: IndentationError: unexpected indent "
+        "(model.py, line 3);"
+    )
+    repo = make_tree(
+        tmp_path / "models",
+        {
+            "m/config.pbtxt": GOOD.replace("{name}", "m") + f"# fake-refuse: {why}\n",
+            "m/1/model.py": "class TritonPythonModel:\n    pass\n        x = 1\n",
+        },
+    )
+    assert main(["smoke", "--server", str(fake_server.path), "--format", "json", str(repo)]) == 1
+    (finding,) = json.loads(capsys.readouterr().out)["findings"]
+    assert (finding["path"], finding["line"], finding["column"]) == (
+        str(repo.resolve() / "m" / "1" / "model.py"),
+        3,
+        9,
+    )
+    assert finding["message"].startswith(
+        "tritonserver 0.0.0-fake refused the model [a syntax error in the model's Python code, "
+        "not in config.pbtxt]: "
     )

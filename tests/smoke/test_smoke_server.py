@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -85,34 +86,145 @@ def test_the_valid_fixtures_load_and_the_report_says_which_flags_were_needed(
     assert _snapshot(repo) == before
 
 
-def test_without_the_flags_backends_and_gpus_are_not_config_errors(
-    triton_install: TritonInstall, gpu: Callable[[bool], None]
+def test_the_example_repository_loads_out_of_the_box(
+    triton_install: TritonInstall,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
-    result = run_smoke(VALID, SmokeOptions(stub_python_models=True))
-    statuses = {m.name: m.status for m in result.models}
-    assert statuses == {
-        "bert_pytorch": ModelStatus.BACKEND_MISSING,
-        "classifier_onnx": ModelStatus.BACKEND_MISSING,
-        "echo_python": ModelStatus.STUBBED,
-        "image_pipeline": ModelStatus.SKIPPED,  # its steps did not load
-        "lightseq_transformer": ModelStatus.BACKEND_MISSING,
-        "preprocess": ModelStatus.STUBBED,
-        "resnet_trt": ModelStatus.BACKEND_MISSING,  # the server looks for the backend first
-        "segmenter_tf": ModelStatus.BACKEND_MISSING,
-    }
-    assert {d.code for d in result.diagnostics} == {"TL031"}  # never TL030: configs are fine
-    assert all(d.severity.value == "warning" for d in result.diagnostics)
-    assert not result.ok
-    assert_released(result)
+    """No option: the embedded server stubs the backends it lacks, and KIND_GPU is validated
+    as KIND_CPU on this machine without a GPU; the python models run their own model.py."""
+    assert main(["smoke", str(VALID)]) == 0
+    captured = capsys.readouterr()
+    out = captured.out.splitlines()
+    assert any(
+        re.fullmatch(
+            r"All 8 models loaded in \d+\.\d s: 5 configs validated by tritonserver 2\.51\.0 "
+            r"with stubbed backends, 3 models really loaded\.",
+            line,
+        )
+        for line in out
+    ), out
+    assert (
+        "Stubbed backends: pytorch (bert_pytorch), onnxruntime (classifier_onnx), lightseq "
+        "(lightseq_transformer), tensorrt (resnet_trt), tensorflow (segmenter_tf) — not in the "
+        "embedded server, which has only the python backend. A stand-in let the server "
+        "validate these configs, not the model files; --no-stub-missing-backends reports such "
+        "models as not loaded (TL031)."
+    ) in out
+    assert (
+        "On CPU: resnet_trt — no GPU on this machine, so KIND_GPU was validated as KIND_CPU; "
+        "--gpus loads it as written (TL032 where there is no GPU)."
+    ) in out
+    assert captured.out.startswith("Smoke stage\n")  # no finding before the table
+    assert "These python models run their own model.py" in " ".join(captured.err.split())
 
-    # With stand-in backends, the TensorRT model needs a GPU (this machine has none).
-    stubbed = run_smoke(VALID, SmokeOptions(stub_python_models=True, stub_missing_backends=True))
+
+def test_strict_backends_and_gpus_are_not_config_errors(
+    triton_install: TritonInstall,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    strict = ["--no-stub-missing-backends", "--stub-python-models", "--format", "json"]
+    assert main(["smoke", *strict, str(VALID)]) == 0  # warnings only
+    report = json.loads(capsys.readouterr().out)
+    statuses = {m["name"]: m["status"] for m in report["models"]}
+    assert statuses == {
+        "bert_pytorch": "backend-missing",
+        "classifier_onnx": "backend-missing",
+        "echo_python": "stubbed",
+        "image_pipeline": "skipped",  # its steps did not load
+        "lightseq_transformer": "backend-missing",
+        "preprocess": "stubbed",
+        "resnet_trt": "backend-missing",  # the server looks for the backend first
+        "segmenter_tf": "backend-missing",
+    }
+    # never TL030: the configs are fine
+    assert [(f["code"], f["severity"]) for f in report["findings"]] == [("TL031", "warning")] * 5
+    assert main(["smoke", *strict, "--fail-on", "warning", str(VALID)]) == 1
+    capsys.readouterr()
+
+    # The backends stubbed (the default), KIND_GPU as written: the TensorRT model needs a GPU.
+    stubbed = run_smoke(VALID, SmokeOptions(stub_python_models=True, gpus=True))
     (needs_gpu,) = [m for m in stubbed.models if not m.status.loaded]
     assert (needs_gpu.name, needs_gpu.status) == ("resnet_trt", ModelStatus.NEEDS_GPU)
     assert needs_gpu.diagnostic is not None and needs_gpu.diagnostic.code == "TL032"
     assert needs_gpu.diagnostic.span is not None and needs_gpu.diagnostic.span.line == 31
     assert "has kind KIND_GPU but no GPUs are available" in needs_gpu.message
     assert_released(stubbed)
+
+
+_PYTHON_MODEL = 'backend: "python"\nmax_batch_size: 0\n'
+#: A model.py of 40 lines; line 30 is indented one level too deep.
+_INDENTED = "\n".join(
+    [
+        "class TritonPythonModel:",
+        "    def initialize(self, args):",
+        *[f"        self.value_{n} = {n}" for n in range(3, 30)],
+        "            self.value_30 = 30",
+        *[f"        self.value_{n} = {n}" for n in range(31, 41)],
+    ]
+)
+_RAISES = """
+    class TritonPythonModel:
+        def initialize(self, args):
+            self.labels = load_labels()
+
+
+    def load_labels():
+        raise FileNotFoundError("labels.json")
+"""
+
+
+def test_errors_in_model_py_and_a_bad_version_folder_are_reported_where_they_are(
+    triton_install: TritonInstall,
+    gpu: Callable[[bool], None],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = make_tree(
+        tmp_path / "models",
+        {
+            "indented/config.pbtxt": _PYTHON_MODEL,
+            "indented/1/model.py": _INDENTED,
+            "raises/config.pbtxt": _PYTHON_MODEL,
+            "raises/1/model.py": _RAISES,
+            "legacy/config.pbtxt": 'backend: "onnxruntime"\nmax_batch_size: 0\n',
+            "legacy/-1/model.onnx": "placeholder",
+        },
+    ).resolve()
+    assert main(["smoke", "--format", "json", str(repo)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert {m["name"]: (m["status"], m["rule"]) for m in report["models"]} == {
+        "indented": ("refused", None),
+        "legacy": ("refused", "TL214"),
+        "raises": ("refused", None),
+    }
+    findings = {Path(f["path"]).relative_to(repo).parts[0]: f for f in report["findings"]}
+    place = {name: (f["path"], f["line"], f["column"]) for name, f in findings.items()}
+    assert place == {
+        "indented": (str(repo / "indented" / "1" / "model.py"), 30, 13),
+        "legacy": (str(repo / "legacy" / "-1"), None, None),
+        "raises": (str(repo / "raises" / "1" / "model.py"), 7, 5),
+    }
+    assert findings["indented"]["message"] == (
+        "tritonserver 2.51.0 refused the model [a syntax error in the model's Python code, not "
+        "in config.pbtxt]: load failed for model 'indented': version 1 is at UNAVAILABLE state: "
+        "Internal: IndentationError: unexpected indent (model.py, line 30);"
+    )
+    assert findings["raises"]["message"].startswith(
+        "tritonserver 2.51.0 refused the model [an exception in the model's Python code, not in "
+        "config.pbtxt]: load failed for model 'raises': version 1 is at UNAVAILABLE state: "
+        "Internal: FileNotFoundError: labels.json\n\nAt:\n"
+        f"  {repo}/raises/1/model.py(7): load_labels\n"
+        f"  {repo}/raises/1/model.py(3): initialize\n"
+    )
+    assert findings["legacy"]["message"].startswith(
+        "tritonserver 2.51.0 refused the model [static lint reported TL214 "
+        "malformed-version-folder for this model; the words are those of TL217 "
+        "missing-model-file]: load failed for model 'legacy': version -1 is at UNAVAILABLE "
+        "state: Unavailable: unable to find "
+        f"'{repo}/legacy/18446744073709551615/model.onnx'"
+    )
 
 
 # fixture -> (refused model, rule that predicts the message, line of config.pbtxt)

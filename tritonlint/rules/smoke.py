@@ -19,9 +19,11 @@ declare(
     The smoke stage started a real tritonserver on the repository and asked it to load the
     model; the server refused it. The message is the server's own (for errors found while the
     server reads config.pbtxt it comes from the server log, with the parser's line and column),
-    placed at the line of config.pbtxt it is about, and names the tritonlint rule that
-    predicts that message where one does. A refusal that no rule predicts is a gap in static
-    lint: the server is the judge.
+    placed at the line of config.pbtxt it is about, and names the tritonlint rule it is about:
+    the one static lint reported for the model where it did, else the rule that predicts that
+    message. A refusal that no rule predicts is a gap in static lint: the server is the judge.
+    An error in a python model's own code (a syntax error, an exception in `initialize()`) is
+    placed at its line in `model.py`, or in the module of the model folder it happened in.
     """,
     bad="""
     max_batch_size: -1      # tritonserver: 'max_batch_size' must be non-negative value
@@ -41,16 +43,18 @@ declare(
     The server has no library for the backend the model needs (for instance the embedded
     Triton server ships only the python backend, and a CPU-only container has no TensorRT).
     That says nothing about the config itself, so it is a warning, and the model counts as not
-    loaded. `--stub-missing-backends` puts a stand-in backend in its place: the server then
-    validates the whole config (inputs, outputs, batching, instance groups, warmup ...) but not
-    the model file's contents. A backend name that no Triton release ships may be a typo
+    loaded. A stand-in backend takes its place by default with the embedded server, and with
+    `--stub-missing-backends` with any other: the server then validates the whole config
+    (inputs, outputs, batching, instance groups, warmup ...) but not the model file's contents.
+    This finding comes from a server chosen with `--server`, `--docker` or on PATH, or with
+    `--no-stub-missing-backends`. A backend name that no Triton release ships may be a typo
     (TL306 unknown-backend).
     """,
     bad="""
     backend: "onnxruntime"  # on a server built without ONNX Runtime
     """,
     good="""
-    backend: "onnxruntime"  # on a server with ONNX Runtime, or with --stub-missing-backends
+    backend: "onnxruntime"  # on a server with ONNX Runtime, or with a stand-in backend
     """,
 )
 
@@ -62,13 +66,15 @@ declare(
     summary="the model asks for a GPU and the smoke stage ran without one",
     explanation="""
     The model has a `KIND_GPU` instance group (or no instance group and a backend that only
-    runs on GPUs) and the server saw no GPU. The config is not wrong for that: run the smoke
-    stage on a machine with a GPU, or pass `--cpu-only`, which rewrites `KIND_GPU` to
-    `KIND_CPU` (and drops `gpus:` lists) in the temporary copy the server loads, so the rest of
-    the config is still validated. The model counts as not loaded.
+    runs on GPUs) and the server saw no GPU. The config is not wrong for that. On a machine
+    without a GPU the smoke stage rewrites `KIND_GPU` to `KIND_CPU` (and blanks `gpus:` lists)
+    in the temporary copy the server loads, so that the rest of the config is still validated,
+    and says so; this finding comes when `--gpus` asked for the config as written, or when the
+    server has no GPU although the machine has one. Run the smoke stage on a machine with a
+    GPU, or pass `--cpu-only`. The model counts as not loaded.
     """,
     bad="""
-    instance_group [ { kind: KIND_GPU } ]   # smoke stage on a machine without a GPU
+    instance_group [ { kind: KIND_GPU } ]   # smoke --gpus on a machine without a GPU
     """,
     good="""
     instance_group [ { kind: KIND_GPU } ]   # on a GPU machine, or with --cpu-only

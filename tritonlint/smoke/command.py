@@ -1,8 +1,9 @@
 """``tritonlint smoke REPO`` and ``tritonlint check --smoke``: the command-line side.
 
 Progress, notices and (for the machine-readable formats) the table go to standard error; the
-report goes to standard output or ``--output``. ``smoke`` exits 0 only when every model
-loaded, 1 when one did not, 2 for a usage error or when no server could be run.
+report goes to standard output or ``--output``. ``smoke`` exits as ``check`` does (see
+:mod:`tritonlint.exit_status`): 1 when a finding at or above ``--fail-on`` was reported, else
+0; 2 for a usage error or when no server could be run.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from rich.text import Text
 
 from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.engine import LintOptions, LintResult
+from tritonlint.exit_status import EXIT_USAGE, exit_status
 from tritonlint.report.github import render_github
 from tritonlint.report.junit import render_junit
 from tritonlint.report.output import write_atomically
@@ -40,7 +42,7 @@ from tritonlint.report.text_report import render_text
 from tritonlint.rules.registry import by_code
 from tritonlint.smoke.mapping import in_folder
 from tritonlint.smoke.options import DEFAULT_TIMEOUT, SmokeUsageError
-from tritonlint.smoke.report import render_smoke_json, smoke_table, summary_lines
+from tritonlint.smoke.report import plural, render_smoke_json, smoke_table, summary_lines
 from tritonlint.smoke.runner import (
     Reporter,
     SmokeError,
@@ -49,14 +51,12 @@ from tritonlint.smoke.runner import (
     run_smoke,
 )
 
-EXIT_LOADED, EXIT_NOT_LOADED, EXIT_USAGE = 0, 1, 2
-
 
 def smoke_options(args: argparse.Namespace, **more: object) -> SmokeOptions:
     return SmokeOptions(
         server=args.server,
         docker=args.docker,
-        stub_missing_backends=bool(args.stub_missing_backends),
+        stub_missing_backends=args.stub_missing_backends,
         stub_python_models=bool(args.stub_python_models),
         gpus=args.gpus,
         timeout=args.smoke_timeout or DEFAULT_TIMEOUT,
@@ -169,7 +169,7 @@ def run_smoke_command(args: argparse.Namespace, console: Console) -> int:
         else:
             _write(args.output, report + "\n")
         show_smoke(errors, [result], diagnostics, with_findings=False)
-    return EXIT_LOADED if result.ok else EXIT_NOT_LOADED
+    return exit_status(diagnostics, args.fail_on, args.exit_zero)
 
 
 def show_smoke(
@@ -184,6 +184,7 @@ def show_smoke(
         render_text(diagnostics, sum(len(r.models) for r in results), console)
         console.print()
     if any(r.models for r in results):
+        console.print(Text("Smoke stage", style="bold"))
         console.print(smoke_table(results))
     for result in results:
         for line in summary_lines(result):
@@ -199,8 +200,6 @@ class CheckSmoke:
 
     result: LintResult
     runs: list[SmokeResult] = field(default_factory=list)
-    #: Models not loaded for a reason of the smoke stage (not skipped for static errors).
-    failed: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
     def show(self, console: Console) -> None:
@@ -235,9 +234,6 @@ def run_check_smoke(
             except SmokeError as error:
                 raise SmokeUsageError(str(error)) from None
             outcome.runs.append(run)
-            outcome.failed += [
-                m.name for m in run.models if not m.status.loaded and m.name not in skip
-            ]
             found += _selected(run.diagnostics, options)
     merged = sorted([*result.diagnostics, *found], key=lambda d: d.sort_key)
     outcome.result = LintResult(
@@ -252,11 +248,10 @@ def _statically_broken(
     skip: dict[str, str] = {}
     for name in names:
         folder = repository / name
-        codes = sorted(
-            {d.code for d in diagnostics if d.severity is Severity.ERROR and in_folder(d, folder)}
-        )
-        if codes:
-            skip[name] = f"not loaded: static lint found errors ({', '.join(codes)})"
+        errors = [d for d in diagnostics if d.severity is Severity.ERROR and in_folder(d, folder)]
+        if errors:
+            codes = ", ".join(sorted({d.code for d in errors}))
+            skip[name] = f"not loaded: static lint found {plural(len(errors), 'error')} ({codes})"
     return skip
 
 
@@ -270,10 +265,3 @@ def _selected(diagnostics: Sequence[Diagnostic], options: LintOptions) -> list[D
             continue
         kept.append(diagnostic.with_severity(options.severity_of(diagnostic)))
     return kept
-
-
-def check_smoke_exit(outcome: CheckSmoke, args: argparse.Namespace) -> int:
-    """1 when a model was not loaded by the smoke stage (unless --exit-zero/--fail-on never)."""
-    if args.exit_zero or args.fail_on == "never":
-        return EXIT_LOADED
-    return EXIT_NOT_LOADED if outcome.failed else EXIT_LOADED

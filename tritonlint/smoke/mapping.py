@@ -1,5 +1,5 @@
-"""Map a server's message back to tritonlint: the rule that predicts it, and the place in
-config.pbtxt it is about.
+"""Map a server's message back to tritonlint: the rule it is about, and the place in
+config.pbtxt it points to.
 
 A rule's ``server_message`` holds templates, one per line: each ``{placeholder}`` (and each
 ``...``) stands for any text. A rule *predicts* a message when one of its templates, so read,
@@ -8,21 +8,27 @@ first, then the one with the most fixed text (``Message type "inference.{message
 field named "{field}".`` says more than ``failed to read text proto from {path}``, which the
 same message also holds).
 
-The place: the parser's line and column for a parse error; else the finding of the predicting
-rule in that model; else the first line of config.pbtxt that holds a name the message quotes.
+The rule a refusal is reported with (:func:`attribute`) is the one static lint reported for the
+model whenever it did: a rule of its that predicts the message, else an error it reported (a
+``-1`` version folder is TL214 malformed-version-folder, even though the server's words are
+those of TL217 missing-model-file); only then a rule static lint did not report.
+
+The place: the parser's line and column for a parse error; else the finding of that rule in
+that model; else the first line of config.pbtxt that holds a name the message quotes.
 """
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from tritonlint.diagnostics import Diagnostic
+from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.rules.messages import template_parts, template_pattern
-from tritonlint.rules.registry import Rule, all_rules
+from tritonlint.rules.registry import Rule, all_rules, by_code
 from tritonlint.span import Span
 
 #: Templates with less fixed text than this match too much to name a rule.
@@ -65,6 +71,62 @@ def predicting_rules(message: str, reported: Iterable[str] = ()) -> list[Rule]:
     for template in matching:  # a rule once, at its best template's place
         best.setdefault(template.rule.code, template.rule)
     return list(best.values())
+
+
+class Attribution(enum.Enum):
+    """How the rule of a refusal was chosen (what the finding says about it)."""
+
+    #: Static lint reported the rule for the model, and the rule predicts the message.
+    PREDICTED = "predicted"
+    #: Static lint reported an error of the rule for the model; the message is not the rule's.
+    REPORTED = "reported"
+    #: The rule predicts the message, but static lint did not report it for the model.
+    UNREPORTED = "unreported"
+    #: No rule predicts the message, and static lint reported nothing that could explain it.
+    NONE = "none"
+
+
+@dataclass(frozen=True)
+class Attributed:
+    rule: Rule | None
+    how: Attribution
+    #: The best rule that predicts the message, when it is not ``rule``.
+    predicted: Rule | None = None
+
+
+def attribute(message: str, static: Sequence[Diagnostic]) -> Attributed:
+    """The rule a refusal with ``message`` is reported with; ``static``: what static lint
+    reported for the model.
+
+    In order: a reported rule that predicts the message; a reported error (the server refuses
+    the model for it, whatever words it uses); a rule that predicts the message; none. A
+    reported warning that does not predict the message is no explanation: warnings are
+    about configs the server loads.
+    """
+    found = [d for d in static if d.severity is not Severity.INFO]
+    predicted = predicting_rules(message, [d.code for d in found])
+    best = predicted[0] if predicted else None
+    if best is not None and best.code in {d.code for d in found}:
+        return Attributed(best, Attribution.PREDICTED)
+    error = _closest([d for d in found if d.severity is Severity.ERROR], message)
+    if error is not None:
+        return Attributed(error, Attribution.REPORTED, best)
+    if best is not None:
+        return Attributed(best, Attribution.UNREPORTED)
+    return Attributed(None, Attribution.NONE)
+
+
+def _closest(findings: Sequence[Diagnostic], message: str) -> Rule | None:
+    """The rule of the finding that ``message`` seems to be about: one about a file or folder
+    the message names (a version folder), else the first."""
+    if not findings:
+        return None
+    chosen = min(findings, key=lambda d: (not _names(message, d.path.name), d.sort_key))
+    return by_code(chosen.code)
+
+
+def _names(message: str, name: str) -> bool:
+    return bool(re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", message))
 
 
 def parse_position(message: str) -> tuple[int, int] | None:

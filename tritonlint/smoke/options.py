@@ -9,6 +9,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from tritonlint.exit_status import add_fail_options
+
 FORMATS = ("text", "json", "sarif", "github", "junit")
 DEFAULT_TIMEOUT = 120.0
 
@@ -61,10 +63,13 @@ def add_smoke_options(parser: argparse.ArgumentParser, *, in_check: bool = False
     )
     group.add_argument(
         "--stub-missing-backends",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
         default=None,
         help="give backends the server lacks a stand-in, so that their models' configs are "
-        "still validated (reported as 'config validated, backend stubbed')",
+        "still validated (reported as 'config validated, backend stubbed'). Default: on with "
+        "the embedded server, which has only the python backend; off with --server, --docker "
+        "or a tritonserver on PATH. --no-stub-missing-backends reports such models as "
+        "'backend missing' (TL031)",
     )
     group.add_argument(
         "--stub-python-models",
@@ -79,14 +84,16 @@ def add_smoke_options(parser: argparse.ArgumentParser, *, in_check: bool = False
         action="store_const",
         const=True,
         default=None,
-        help="give the server the GPUs (default: when this machine has one)",
+        help="load KIND_GPU models as written and give the server the GPUs (default: when "
+        "this machine has one); where there is no GPU they are reported as needing one (TL032)",
     )
     devices.add_argument(
         "--cpu-only",
         dest="gpus",
         action="store_const",
         const=False,
-        help="no GPU: KIND_GPU instance groups become KIND_CPU in the temporary copy",
+        help="no GPU: KIND_GPU instance groups become KIND_CPU in the temporary copy, so that "
+        "the rest of their config is validated (default: when this machine has no GPU)",
     )
     group.add_argument(
         "--timeout",
@@ -111,7 +118,9 @@ def add_smoke_command(commands: argparse._SubParsersAction) -> argparse.Argument
         help="load every model of a repository into a real tritonserver",
         description="Start one real tritonserver on a temporary copy of the repository, load "
         "every model (ensembles after the models they use) and report, model by model, whether "
-        "it loaded or what the server said. Exit status 0 only when every model loaded.",
+        "it loaded or what the server said. Exit status 1 when a finding at or above --fail-on "
+        "was reported (a refusal, a timeout or a crash are errors; a missing backend and a "
+        "missing GPU are warnings), else 0.",
     )
     smoke.add_argument("repository", type=Path, metavar="REPO")
     smoke.add_argument(
@@ -124,6 +133,7 @@ def add_smoke_command(commands: argparse._SubParsersAction) -> argparse.Argument
     smoke.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write the report to FILE, not stdout"
     )
+    add_fail_options(smoke)
     add_smoke_options(smoke)
     return smoke
 
@@ -132,7 +142,11 @@ def check_smoke_usage(args: argparse.Namespace) -> str | None:
     """Why the command line is wrong: smoke options without ``--smoke``."""
     if args.smoke:
         return None
-    given = [flag for dest, flag in _CHECK_ONLY_WITH_SMOKE.items() if getattr(args, dest, None)]
+    given = [
+        flag if getattr(args, dest) is not False else flag.replace("--", "--no-", 1)
+        for dest, flag in _CHECK_ONLY_WITH_SMOKE.items()
+        if getattr(args, dest) is not None
+    ]
     if args.gpus is not None:
         given.append("--gpus" if args.gpus else "--cpu-only")
     if given:

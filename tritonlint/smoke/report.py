@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -18,12 +19,16 @@ from tritonlint.report.json_report import to_json_object
 from tritonlint.report.paths import display_path
 from tritonlint.smoke.runner import (
     FLAG_CPU_ONLY,
+    FLAG_GPUS,
+    FLAG_NO_STUB_BACKENDS,
     FLAG_STUB_BACKENDS,
+    FLAG_STUB_PYTHON,
     ModelResult,
     ModelStatus,
     SmokeResult,
     backend_in,
 )
+from tritonlint.smoke.servers import ServerKind
 
 _STYLES = {
     ModelStatus.LOADED: "bold green",
@@ -35,9 +40,6 @@ _STYLES = {
     ModelStatus.CRASHED: "bold red",
     ModelStatus.SKIPPED: "dim",
 }
-_DETAIL_WIDTH = 140
-
-
 #: Openings of the server's messages that say nothing the table does not (which model failed).
 _OPENINGS = re.compile(
     r"^(?:load failed for model '[^']*': |Poll failed for model directory '[^']*': )?"
@@ -46,19 +48,25 @@ _OPENINGS = re.compile(
 
 
 _PARSE_ERROR = re.compile(r"\(Error parsing text-format [\w.]+: (.*)\)$")
+_STUBBED_BACKEND = re.compile(r"^backend '([^']*)' stubbed")
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 model``, ``2 models``."""
+    return f"{count} {noun if count == 1 else noun + 's'}"
 
 
 def _detail(message: str) -> str:
+    """The server's message, whole, without the opening that only names the model."""
     message = " ".join(message.split())
     parse_error = _PARSE_ERROR.search(message)
     if parse_error:  # the parser's words say it all; the path is the model's config.pbtxt
         message = f"parse error at {parse_error.group(1)}"
-    message = _OPENINGS.sub("", message, count=1)
-    return message if len(message) <= _DETAIL_WIDTH else message[: _DETAIL_WIDTH - 1] + "…"
+    return _OPENINGS.sub("", message, count=1)
 
 
 def _model_detail(model: ModelResult) -> str:
-    """One line on why a model did not load (the finding has the whole message)."""
+    """Why a model did not load: the finding's code, the rule, the server's words."""
     status = model.status
     code = model.diagnostic.code if model.diagnostic is not None else ""
     if status is ModelStatus.BACKEND_MISSING:
@@ -74,15 +82,19 @@ def _model_detail(model: ModelResult) -> str:
 
 
 def smoke_table(results: Sequence[SmokeResult]) -> Table:
-    """One row per model: status, what was adjusted or why it was not loaded, load time."""
-    table = Table(title="Smoke stage", title_justify="left")
+    """One row per model: status, what was adjusted or why it was not loaded, load time.
+
+    No cell is ever cut short: what does not fit the console's width (80 columns in a CI log)
+    is wrapped, long paths included.
+    """
+    table = Table()
     several = len(results) > 1
     if several:
-        table.add_column("repository")
-    table.add_column("model", no_wrap=True)
-    table.add_column("status", no_wrap=True)
-    table.add_column("details")
-    table.add_column("time", justify="right")
+        table.add_column("repository", overflow="fold")
+    table.add_column("model", overflow="fold")
+    table.add_column("status", overflow="fold")
+    table.add_column("details", overflow="fold")
+    table.add_column("time", justify="right", no_wrap=True)
     for result in results:
         for model in result.models:
             details = [_model_detail(model), *model.adjustments]
@@ -99,35 +111,120 @@ def smoke_table(results: Sequence[SmokeResult]) -> Table:
     return table
 
 
+#: How the summary counts the models of each status that did not load.
+_NOT_LOADED: dict[ModelStatus, tuple[str, str]] = {
+    ModelStatus.REFUSED: ("refused", "refused"),
+    ModelStatus.BACKEND_MISSING: ("with its backend missing", "with their backends missing"),
+    ModelStatus.NEEDS_GPU: ("needs a GPU", "need a GPU"),
+    ModelStatus.TIMEOUT: ("timed out", "timed out"),
+    ModelStatus.CRASHED: ("crashed the server", "crashed the server"),
+    ModelStatus.SKIPPED: ("skipped", "skipped"),
+}
+
+
+#: Statuses of models whose config the server did not judge.
+_NOT_JUDGED = (ModelStatus.BACKEND_MISSING, ModelStatus.SKIPPED)
+
+
 def summary_lines(result: SmokeResult) -> list[Text]:
-    """Which server ran, what became of the models, and which options were needed."""
+    """Which server ran, what became of the models, and what the temporary copy changed."""
+    server = result.server
     lines = [
         Text.assemble(
             ("Server: ", "bold"),
-            f"{result.server.label} — {result.server.description}",
-            f"; {'GPUs given to the server' if result.server.gpus else 'no GPU'}",
+            f"{server.label} — {server.description}",
+            f"; {'GPUs given to the server' if server.gpus else 'no GPU'}",
         )
     ]
-    counts: dict[ModelStatus, int] = {}
-    for model in result.models:
-        counts[model.status] = counts.get(model.status, 0) + 1
+    lines.append(_outcome_line(result))
+    lines += _adjustment_lines(result)
+    return lines
+
+
+def _outcome_line(result: SmokeResult) -> Text:
+    """``All 8 models loaded in 3.9 s: 5 configs validated ... with stubbed backends, 3 models
+    really loaded.``, and what did not load."""
+    counts = Counter(model.status for model in result.models)
     total = len(result.models)
-    loaded = sum(n for status, n in counts.items() if status.loaded)
-    parts = [
-        f"{counts[status]} {status.text}"
-        for status in ModelStatus
-        if counts.get(status) and status is not ModelStatus.LOADED
-    ]
-    style = "bold green" if result.ok else "bold red"
-    head = f"All {total} models loaded" if result.ok else f"{loaded} of {total} models loaded"
     if total == 0:
-        head = "No model to load"
-    detail = f" ({'; '.join(parts)})" if parts else ""
-    lines.append(Text.assemble((head, style), f"{detail} in {result.seconds:.1f} s."))
-    needed = result.flags_needed()
-    if needed:
-        listed = "; ".join(f"{flag} ({', '.join(models)})" for flag, models in needed.items())
-        lines.append(Text.assemble(("Loaded thanks to: ", "bold"), listed))
+        return Text("No model to load.", style="bold")
+    stubbed, real = counts[ModelStatus.STUBBED], counts[ModelStatus.LOADED]
+    if result.ok:
+        head = f"All {plural(total, 'model')} loaded" if total > 1 else "The model loaded"
+    else:
+        head = f"{stubbed + real} of {plural(total, 'model')} loaded"
+    text = Text.assemble((head, "bold green" if result.ok else "bold red"))
+    text.append(f" in {result.seconds:.1f} s")
+    if stubbed:
+        backends = "a stubbed backend" if stubbed == 1 else "stubbed backends"
+        text.append(
+            f": {plural(stubbed, 'config')} validated by {result.server.label} with {backends}"
+        )
+        if real:
+            text.append(f", {plural(real, 'model')} really loaded")
+    text.append(".")
+    failed = [
+        f"{counts[status]} {words[0] if counts[status] == 1 else words[1]}"
+        for status, words in _NOT_LOADED.items()
+        if counts[status]
+    ]
+    if failed:
+        text.append(" Not loaded: " + ", ".join(failed) + ".")
+    return text
+
+
+def _adjustment_lines(result: SmokeResult) -> list[Text]:
+    """What stood in for what, and where KIND_GPU was validated as KIND_CPU, with the option
+    that does otherwise."""
+    server = result.server
+    backends: dict[str, list[str]] = {}
+    python: list[str] = []
+    on_cpu: list[str] = []
+    for model in result.models:
+        for note in model.adjustments:
+            stubbed = _STUBBED_BACKEND.match(note)
+            if stubbed:
+                backends.setdefault(stubbed.group(1), []).append(model.name)
+            elif note.startswith("python backend stubbed"):
+                python.append(model.name)
+        if FLAG_CPU_ONLY in model.flags and model.status not in _NOT_JUDGED:
+            on_cpu.append(model.name)
+    lines = []
+    if backends:
+        listed = ", ".join(f"{name} ({', '.join(models)})" for name, models in backends.items())
+        where = (
+            "not in the embedded server, which has only the python backend"
+            if server.kind is ServerKind.EMBEDDED
+            else "not in this server"
+        )
+        strict = (
+            f"; {FLAG_NO_STUB_BACKENDS} reports such models as not loaded (TL031)"
+            if server.stub_backends_by_default
+            else ""
+        )
+        lines.append(
+            Text.assemble(
+                ("Stubbed backends: ", "bold"),
+                f"{listed} — {where}. A stand-in let the server validate these configs, not "
+                f"the model files{strict}.",
+            )
+        )
+    if python:
+        lines.append(
+            Text.assemble(
+                ("Stubbed python models: ", "bold"),
+                f"{', '.join(python)} ({FLAG_STUB_PYTHON}): "
+                f"{'its' if len(python) == 1 else 'their'} model.py was not run.",
+            )
+        )
+    if on_cpu:
+        why = (
+            f"no GPU on this machine, so KIND_GPU was validated as KIND_CPU; {FLAG_GPUS} "
+            "loads it as written (TL032 where there is no GPU)"
+            if server.cpu_by_default
+            else f"KIND_GPU was validated as KIND_CPU ({FLAG_CPU_ONLY})"
+        )
+        lines.append(Text.assemble(("On CPU: ", "bold"), f"{', '.join(on_cpu)} — {why}."))
     return lines
 
 

@@ -41,8 +41,9 @@ from tritonlint.server.process import LoadOutcome, LoadStatus, ServerError, Trit
 from tritonlint.server.provision import ProvisionError
 from tritonlint.server.stubs import PLATFORM_NAMES, StubError, native_stub_library
 from tritonlint.server.verdict import explain
-from tritonlint.smoke.mapping import in_folder, locate, predicting_rules
+from tritonlint.smoke.mapping import Attributed, Attribution, attribute, in_folder, locate
 from tritonlint.smoke.options import SmokeUsageError
+from tritonlint.smoke.python_code import CodeLocation, python_error_location
 from tritonlint.smoke.servers import (
     DockerSettings,
     DockerTritonServer,
@@ -55,6 +56,8 @@ from tritonlint.smoke.servers import (
 )
 
 FLAG_STUB_BACKENDS = "--stub-missing-backends"
+FLAG_NO_STUB_BACKENDS = "--no-stub-missing-backends"
+FLAG_GPUS = "--gpus"
 FLAG_STUB_PYTHON = "--stub-python-models"
 FLAG_CPU_ONLY = "--cpu-only"
 
@@ -117,10 +120,13 @@ class SmokeOptions:
     #: ``--server PATH`` and ``--docker IMAGE`` (see :mod:`tritonlint.smoke.servers`).
     server: Path | None = None
     docker: str | None = None
-    stub_missing_backends: bool = False
+    #: Stand-ins for the backends the server lacks; None: with the embedded server only (it
+    #: has just the python backend), not with a server chosen for its backends.
+    stub_missing_backends: bool | None = None
     stub_python_models: bool = False
-    #: True: the server gets the GPUs (``--gpus``); False: ``--cpu-only``, KIND_GPU rewritten
-    #: to KIND_CPU in the copy; None: whether this machine has a GPU decides (no rewrite).
+    #: True: KIND_GPU as written, the server gets the GPUs (``--gpus``); False:
+    #: ``--cpu-only``, KIND_GPU rewritten to KIND_CPU in the copy; None: whether this machine
+    #: has a GPU decides between the two.
     gpus: bool | None = None
     #: Seconds for one model's load, and for the whole run (None: no limit).
     timeout: float = 120.0
@@ -164,6 +170,12 @@ class ServerInfo:
     version: str = ""
     #: Whether the server was given the machine's GPUs.
     gpus: bool = False
+    #: Whether the backends it lacks get stand-ins, and whether that was by default (no
+    #: ``--[no-]stub-missing-backends``: the embedded server).
+    stub_backends: bool = False
+    stub_backends_by_default: bool = False
+    #: KIND_GPU was validated as KIND_CPU because no GPU was found (no ``--cpu-only``).
+    cpu_by_default: bool = False
 
     @property
     def label(self) -> str:
@@ -242,7 +254,15 @@ def run_smoke(
         source = source.parent
     choice = choose_server(options.server, options.docker)
     gpus = options.gpus if options.gpus is not None else devices.has_gpu()
-    info = ServerInfo(choice.kind, choice.describe(), gpus=gpus)
+    stub = options.stub_missing_backends
+    info = ServerInfo(
+        choice.kind,
+        choice.describe(),
+        gpus=gpus,
+        stub_backends=choice.kind is ServerKind.EMBEDDED if stub is None else stub,
+        stub_backends_by_default=stub is None and choice.kind is ServerKind.EMBEDDED,
+        cpu_by_default=options.gpus is None and not gpus,
+    )
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="tritonlint-smoke-") as work:
         run = _Run(source, Path(work), choice, info, options, reporter)
@@ -282,7 +302,7 @@ class _Run:
 
     def execute(self) -> None:
         options = self.options
-        cpu_only = options.gpus is False
+        cpu_only = not self.result.server.gpus
         staged = stage_repository(self.source, self.work / "models", cpu_only=cpu_only)
         self.staged = staged
         names = [n for n in staged.load_order() if _wanted(n, options.models)]
@@ -292,10 +312,12 @@ class _Run:
             python = [n for n in python if not self._stub_python(staged.models[n])]
         self.result.python_models = python
         if python:
+            one = len(python) == 1
             self.reporter.notice(
-                f"Python models run their own model.py in the server (initialize() included): "
-                f"{', '.join(python)}. Pass {FLAG_STUB_PYTHON} to validate their configs "
-                "without running any of their code."
+                f"{'This python model runs its' if one else 'These python models run their'} "
+                f"own model.py in the server (initialize() included): {', '.join(python)}. "
+                f"Pass {FLAG_STUB_PYTHON} to validate {'its config' if one else 'their configs'}"
+                f" without running any of {'its' if one else 'their'} code."
             )
         if all(name in options.skip for name in names):  # nothing to load: no server
             self.result.models = [self._model(name) for name in names]
@@ -380,6 +402,8 @@ class _Run:
             status=ModelStatus.SKIPPED,
             adjustments=tuple(
                 note.replace("(no GPU on this machine)", f"({FLAG_CPU_ONLY})")
+                if self.options.gpus is False
+                else note
                 for note in model.adjustments
             ),
             flags=_flags(model.adjustments),
@@ -405,7 +429,7 @@ class _Run:
         refused = outcome.status in (LoadStatus.REFUSED, LoadStatus.HUNG)
         # A platform name in `backend` is a config error (TL302): no stand-in hides it.
         stub = backend is not None and backend not in PLATFORM_NAMES
-        if stub and refused and self.options.stub_missing_backends:
+        if stub and refused and self.result.server.stub_backends:
             assert backend is not None
             note = self._stub_backend(model, backend)
             if note is None:
@@ -552,9 +576,16 @@ class _Run:
         rule = by_code(code)
         assert rule is not None
         static = self.static.get(result.name, [])
-        predicted = predicting_rules(result.message, [d.code for d in static])
-        if result.status is ModelStatus.REFUSED and predicted:
-            result.rule = predicted[0]
+        if result.status is ModelStatus.REFUSED:
+            code_error = python_error_location(result.message, result.folder)
+            if code_error is not None:
+                message = self._finding_message(result, code_error=code_error)
+                result.diagnostic = rule.diagnostic(message, code_error.path, code_error.span)
+                return result
+            attributed = attribute(result.message, static)
+        else:
+            attributed = Attributed(None, Attribution.NONE)
+        result.rule = attributed.rule
         config = result.config
         try:
             text: str | None = config.read_text(encoding="utf-8", errors="replace")
@@ -574,7 +605,7 @@ class _Run:
             hints=hints,
             skip=[result.name],
         )
-        message = self._finding_message(result)
+        message = self._finding_message(result, attributed)
         path = config if text is not None else result.folder
         same_rule = [d for d in static if result.rule is not None and d.code == result.rule.code]
         if span is None and same_rule and all(d.span is None for d in same_rule):
@@ -582,23 +613,23 @@ class _Run:
         result.diagnostic = rule.diagnostic(message, path, span)
         return result
 
-    def _finding_message(self, result: ModelResult) -> str:
+    def _finding_message(
+        self,
+        result: ModelResult,
+        attributed: Attributed | None = None,
+        code_error: CodeLocation | None = None,
+    ) -> str:
         """What the finding says: the verdict, the rule or the way out, then the server's
         exact message (always last)."""
         server = self.result.server.label
         status = result.status
         reported = {d.code for d in self.static.get(result.name, [])}
-        if status is ModelStatus.REFUSED:
-            if result.rule is None:
-                why = "no tritonlint rule predicts this message"
-            elif result.rule.code in reported:
-                why = f"predicted by {result.rule.code} {result.rule.name}"
-            else:
-                why = (
-                    f"the message of {result.rule.code} {result.rule.name}, which static lint "
-                    "did not report here"
-                )
+        if code_error is not None:
+            what = "a syntax error" if code_error.syntax else "an exception"
+            why = f"{what} in the model's Python code, not in config.pbtxt"
             return f"{server} refused the model [{why}]: {result.message}"
+        if status is ModelStatus.REFUSED:
+            return f"{server} refused the model [{_attribution_text(attributed)}]: {result.message}"
         if status is ModelStatus.BACKEND_MISSING:
             backend = backend_in(result.message) or "?"
             hint = f"{FLAG_STUB_BACKENDS} validates the config with a stand-in backend"
@@ -617,6 +648,21 @@ class _Run:
         if status is ModelStatus.TIMEOUT:
             return f"{server} did not load the model in time: {result.message}"
         return f"{server} died while loading the model: {result.message}"
+
+
+def _attribution_text(attributed: Attributed | None) -> str:
+    """Which rule the refusal is about, and how sure that is (inside the finding's [...])."""
+    if attributed is None or attributed.rule is None:
+        return "no tritonlint rule predicts this message"
+    rule = f"{attributed.rule.code} {attributed.rule.name}"
+    if attributed.how is Attribution.PREDICTED:
+        return f"predicted by {rule}"
+    if attributed.how is Attribution.UNREPORTED:
+        return f"the message of {rule}, which static lint did not report here"
+    text = f"static lint reported {rule} for this model"
+    if attributed.predicted is not None:
+        text += f"; the words are those of {attributed.predicted.code} {attributed.predicted.name}"
+    return text
 
 
 def _wanted(name: str, models: Collection[str] | None) -> bool:
