@@ -200,3 +200,40 @@ def test_tl010_a_list_without_its_field_name_is_the_only_finding(repo: Repo) -> 
     assert {d.message for d in result.diagnostics} == {
         "expected a field name before '[': a list is the value of a field, written `name: [ ... ]`"
     }
+
+
+MODEL_PY = """\
+import json
+
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def initialize(self, args):
+        self.model_config = json.loads(args["model_config"])
+
+    def execute(self, requests):
+        responses = []
+        for request in requests:
+            text = pb_utils.get_input_tensor_by_name(request, "TEXT")
+            responses.append(pb_utils.InferenceResponse(output_tensors=[text]))
+        return responses
+"""
+
+
+def test_tl013_python_source_saved_as_config_pbtxt_is_one_finding(repo: Repo) -> None:
+    root = repo({"m/config.pbtxt": MODEL_PY, "m/1/model.py": MODEL_PY})
+    result = lint(root)
+    found = only(result, "TL013")
+    assert codes_at(result) == [("TL013", 1, 1)]
+    assert found.severity is Severity.ERROR
+    assert found.name == "python-source"
+    assert found.span is not None and found.span.end_column == len("import json") + 1
+    assert found.message.startswith("this file is Python source, not a model configuration")
+    assert "1/model.py" in found.message
+
+
+def test_tl013_a_config_is_not_python_source(repo: Repo) -> None:
+    text = 'name: "m"\nbackend: "python"\nimport json\n'
+    root = repo({"m/config.pbtxt": text, "m/1/model.py": MODEL_PY})
+    assert codes_at(lint(root)) == [("TL101", 3, 1), ("TL010", 3, 8)]

@@ -1,5 +1,5 @@
 """Recovery reports what a person would: a pasted note, an ellipsis, a list without its name
-once each; and still each real mistake."""
+once each; a file in another language once as a whole; and still each real mistake."""
 
 from __future__ import annotations
 
@@ -294,3 +294,59 @@ def test_an_extension_name_in_brackets_is_still_an_extension_name() -> None:
     assert result.problems == []
     [extension] = fields_of(result.document.fields[0].value)
     assert extension.name.is_extension and extension.name.text == "my.ext"
+
+
+# --- Another language's file ------------------------------------------------------------------
+
+MODEL_PY = """\
+# Preprocessing for the ensemble.
+import json
+
+import numpy as np
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def initialize(self, args):
+        self.model_config = json.loads(args["model_config"])
+
+    def execute(self, requests):
+        responses = []
+        for request in requests:
+            text = pb_utils.get_input_tensor_by_name(request, "TEXT")
+            responses.append(pb_utils.InferenceResponse(output_tensors=[]))
+        return responses
+"""
+
+PYTHON = (
+    "this file is Python source, not a model configuration: a Python backend's code goes in "
+    "the model's version folder as model.py (e.g. 1/model.py), and config.pbtxt holds the "
+    "configuration in protobuf text format"
+)
+
+
+def test_python_source_is_one_problem_at_its_first_line_of_code() -> None:
+    result = parse(MODEL_PY)
+    assert found(result.problems) == [((2, 1, 2, 12), PYTHON)]
+    assert result.problems[0].kind == "python-source"
+    assert result.document.fields == []
+    assert [c.text for c in result.document.trailing_comments] == [
+        "# Preprocessing for the ensemble."
+    ]
+
+
+def test_python_source_starting_with_a_class_is_python_source() -> None:
+    text = "class TritonPythonModel:\n    def execute(self, requests):\n        return []\n"
+    assert found(parse(text).problems) == [((1, 1, 1, 25), PYTHON)]
+
+
+def test_a_config_with_one_python_like_line_is_not_python_source() -> None:
+    text = 'import json\nname: "m"\n'
+    result = parse(text)
+    assert [p.kind for p in result.problems] == ["syntax-error"]
+    assert names(result.document.fields) == ["import", "name"]
+
+
+def test_a_config_whose_first_line_is_text_format_is_not_python_source() -> None:
+    text = 'name: "m"\nimport json\nclass Model:\n'
+    assert {p.kind for p in parse(text).problems} == {"syntax-error"}

@@ -81,3 +81,30 @@ declare(
     """,
     server_message="failed to read text proto from {path}",
 )
+
+declare(
+    "TL013",
+    StageRule.PYTHON_SOURCE,
+    Severity.ERROR,
+    pack="syntax",
+    summary="config.pbtxt holds Python source, not a model configuration",
+    explanation="""
+    A Python backend model has two files: its code, `model.py` in a version folder
+    (`<model>/1/model.py`), and its configuration, `config.pbtxt` in the model folder. Python
+    code saved as config.pbtxt is refused with `failed to read text proto`. tritonlint reports
+    the file once, as Python source, instead of a syntax error for every line.
+    """,
+    bad="""
+    import triton_python_backend_utils as pb_utils
+
+    class TritonPythonModel:
+        def execute(self, requests):
+            return []
+    """,
+    good="""
+    name: "preprocess"
+    backend: "python"
+    max_batch_size: 8
+    """,
+    server_message="failed to read text proto from {path}",
+)
