@@ -15,7 +15,9 @@ declare(
     before a scalar value, a string is not quoted, or a character does not belong there.
     tritonserver reports only `failed to read text proto` (the line and column are in a
     separate libprotobuf log line); tritonlint reports every syntax error of the file, each
-    at its place, with what it expected there.
+    at its place, with what it expected there. A note pasted in with a config from a tutorial
+    (`key: "TEXT"  <- must match the tokenizer`) is one finding, with a fix that makes it a
+    `#` comment; a `...` standing for content left out is one finding too.
     """,
     bad="""
     input {
