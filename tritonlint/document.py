@@ -111,7 +111,8 @@ def parse_config(path: Path, data: bytes | str, schema: Schema) -> ConfigDocumen
         text = data
     syntax = parse(text)
     problems = [
-        FileProblem(problem.kind, problem.message, problem.span) for problem in syntax.problems
+        FileProblem(problem.kind, problem.message, problem.span, fixes=problem.fixes)
+        for problem in syntax.problems
     ]
     bound = bind(syntax.document, schema.new_config())
     problems.extend(

@@ -25,6 +25,7 @@ class StageRule(str, Enum):
     SYNTAX_ERROR = "syntax-error"
     TEMPLATE_PLACEHOLDER = "template-placeholder"
     JSON_CONFIG = "json-config"
+    PYTHON_SOURCE = "python-source"
     # suppression comments
     UNUSED_SUPPRESSION = "unused-suppression"
     # smoke: what a real server said
@@ -53,4 +54,11 @@ class StageRule(str, Enum):
         return self in _SYNTAX
 
 
-_SYNTAX = frozenset({StageRule.SYNTAX_ERROR, StageRule.TEMPLATE_PLACEHOLDER, StageRule.JSON_CONFIG})
+_SYNTAX = frozenset(
+    {
+        StageRule.SYNTAX_ERROR,
+        StageRule.TEMPLATE_PLACEHOLDER,
+        StageRule.JSON_CONFIG,
+        StageRule.PYTHON_SOURCE,
+    }
+)

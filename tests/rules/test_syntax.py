@@ -5,7 +5,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from helpers import ONNX_MODEL, Files, codes, codes_at, lint, locate, model, only, position
+from helpers import (
+    ONNX_MODEL,
+    Files,
+    assert_fix_resolves,
+    codes,
+    codes_at,
+    lint,
+    locate,
+    model,
+    only,
+    position,
+)
 
 from tritonlint.diagnostics import Severity
 
@@ -98,3 +109,131 @@ def test_tl012_text_format_with_braces_is_not_json(repo: Repo) -> None:
     result = lint(root)
     assert "TL012" not in codes(result)
     assert "TL010" in codes(result)
+
+
+PASTED_FROM_A_TUTORIAL = """\
+name: "pipeline"
+platform: "ensemble"
+max_batch_size: 8
+input [ { name: "TEXT" data_type: TYPE_STRING dims: [ 1 ] } ]
+output [ { name: "EMBEDDING" data_type: TYPE_FP32 dims: [ 768 ] } ]
+ensemble_scheduling {
+  step [
+    {
+      model_name: "tokenizer"
+      model_version: -1
+      input_map { key: "TEXT" value: "TEXT" }
+      output_map {
+        key: "input_ids"  <- 토크나이저 모델의 출력 이름과 같아야 합니다
+        value: "input_ids"
+      }
+    },
+    {
+      model_name: "embedding"
+      model_version: -1
+      input_map { key: "input_ids" value: "input_ids" }  <- must match the tokenizer's output
+      output_map {...}
+    }
+  ]
+}
+"""
+
+NOTE = "this reads as a note, not as text format: make it a comment by starting it with '#'"
+
+
+def test_tl010_a_pasted_note_or_ellipsis_is_one_finding_each(repo: Repo) -> None:
+    root = repo({"pipeline/config.pbtxt": PASTED_FROM_A_TUTORIAL, "pipeline/1": None})
+    result = lint(root)
+    assert [(code, line, column) for code, line, column in codes_at(result)] == [
+        ("TL010", 13, 27),
+        ("TL010", 20, 58),
+        ("TL010", 21, 19),
+    ]
+    note, _, ellipsis = result.diagnostics
+    assert note.message == NOTE
+    assert note.span is not None and (note.span.end_line, note.span.end_column) == (13, 54)
+    assert ellipsis.message == (
+        "'...' is a placeholder for elided content, not text format: fill in what it stands "
+        "for, or remove it"
+    )
+    assert ellipsis.fixes == ()
+
+
+def test_tl010_the_fix_of_a_note_makes_it_a_comment(repo: Repo) -> None:
+    root = repo({"pipeline/config.pbtxt": PASTED_FROM_A_TUTORIAL, "pipeline/1": None})
+    note = lint(root).diagnostics[1]
+    [fix] = note.fixes
+    assert (fix.title, fix.applicability.value) == ("Make the note a comment", "safe")
+    fixed = assert_fix_resolves(note, root)
+    assert "}  # <- must match the tokenizer's output\n" in fixed
+
+
+A_LIST_WITHOUT_ITS_NAME = """\
+name: "m"
+platform: "onnxruntime_onnx"
+max_batch_size: 8
+input [
+  {
+    name: "input_ids"
+    data_type: TYPE_INT64
+    dims: [ -1 ]
+    reshape: {[1,-1]}
+  }
+]
+output [
+  {
+    name: "logits"
+    data_type: TYPE_FP32
+    dims: [ -1 ]
+    reshape: {[1,-1]}
+  }
+]
+"""
+
+
+def test_tl010_a_list_without_its_field_name_is_the_only_finding(repo: Repo) -> None:
+    # Read as an extension's name, the '[' used to swallow the rest of the file: a field
+    # given twice, "[] is not a field" and a syntax error for every token after it.
+    root = repo({**model("m", ONNX_MODEL), "m/config.pbtxt": A_LIST_WITHOUT_ITS_NAME})
+    result = lint(root)
+    assert codes_at(result) == [("TL010", 9, 15), ("TL010", 17, 15)]
+    assert {d.message for d in result.diagnostics} == {
+        "expected a field name before '[': a list is the value of a field, written `name: [ ... ]`"
+    }
+
+
+MODEL_PY = """\
+import json
+
+import triton_python_backend_utils as pb_utils
+
+
+class TritonPythonModel:
+    def initialize(self, args):
+        self.model_config = json.loads(args["model_config"])
+
+    def execute(self, requests):
+        responses = []
+        for request in requests:
+            text = pb_utils.get_input_tensor_by_name(request, "TEXT")
+            responses.append(pb_utils.InferenceResponse(output_tensors=[text]))
+        return responses
+"""
+
+
+def test_tl013_python_source_saved_as_config_pbtxt_is_one_finding(repo: Repo) -> None:
+    root = repo({"m/config.pbtxt": MODEL_PY, "m/1/model.py": MODEL_PY})
+    result = lint(root)
+    found = only(result, "TL013")
+    assert codes_at(result) == [("TL013", 1, 1)]
+    assert found.severity is Severity.ERROR
+    assert found.name == "python-source"
+    assert found.span is not None and found.span.end_column == len("import json") + 1
+    assert found.message.startswith("this file is Python source, not a model configuration")
+    assert "1/model.py" in found.message
+
+
+def test_tl013_a_config_is_not_python_source(repo: Repo) -> None:
+    text = 'name: "m"\nbackend: "python"\nimport json\n'
+    root = repo({"m/config.pbtxt": text, "m/1/model.py": MODEL_PY})
+    assert codes_at(lint(root)) == [("TL101", 3, 1), ("TL010", 3, 8)]

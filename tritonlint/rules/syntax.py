@@ -15,7 +15,9 @@ declare(
     before a scalar value, a string is not quoted, or a character does not belong there.
     tritonserver reports only `failed to read text proto` (the line and column are in a
     separate libprotobuf log line); tritonlint reports every syntax error of the file, each
-    at its place, with what it expected there.
+    at its place, with what it expected there. A note pasted in with a config from a tutorial
+    (`key: "TEXT"  <- must match the tokenizer`) is one finding, with a fix that makes it a
+    `#` comment; a `...` standing for content left out is one finding too.
     """,
     bad="""
     input {
@@ -77,6 +79,33 @@ declare(
     good="""
     name: "resnet"
     platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    """,
+    server_message="failed to read text proto from {path}",
+)
+
+declare(
+    "TL013",
+    StageRule.PYTHON_SOURCE,
+    Severity.ERROR,
+    pack="syntax",
+    summary="config.pbtxt holds Python source, not a model configuration",
+    explanation="""
+    A Python backend model has two files: its code, `model.py` in a version folder
+    (`<model>/1/model.py`), and its configuration, `config.pbtxt` in the model folder. Python
+    code saved as config.pbtxt is refused with `failed to read text proto`. tritonlint reports
+    the file once, as Python source, instead of a syntax error for every line.
+    """,
+    bad="""
+    import triton_python_backend_utils as pb_utils
+
+    class TritonPythonModel:
+        def execute(self, requests):
+            return []
+    """,
+    good="""
+    name: "preprocess"
+    backend: "python"
     max_batch_size: 8
     """,
     server_message="failed to read text proto from {path}",

@@ -104,6 +104,23 @@ class LalrParser:
                 above.append(target)
         return True
 
+    def last_token(self) -> Token | None:
+        """The token on top of the value stack: the last one fed, until a rule takes it in."""
+        top = self._values[-1] if self._values else None
+        return top if isinstance(top, Token) else None
+
+    def retract(self) -> Token:
+        """Take back :meth:`last_token`, as if it had never been fed.
+
+        Shifting a token pushes one state and one value and changes nothing below them (a
+        rule of one token that passes it on as its value swaps the state for another), so
+        popping both puts the parser back where it was before the token.
+        """
+        token = self._values.pop()
+        assert isinstance(token, Token), token
+        self._states.pop()
+        return token
+
     def expected(self) -> set[str]:
         """The kinds of token the parser would take next."""
         return {kind for kind in self._actions[self._states[-1]] if self.takes((kind,))}

@@ -10,16 +10,14 @@ tables, the token expression) never changes, so parses may run in several thread
 
 from __future__ import annotations
 
-import json
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from tritonlint.span import Span
-from tritonlint.stage_rules import StageRule
 from tritonlint.syntax.builder import Reducer, TreeBuilder, reducers
 from tritonlint.syntax.comments import attach_comments
 from tritonlint.syntax.cst import Comment, Document
+from tritonlint.syntax.foreign import foreign_problem
 from tritonlint.syntax.lalr import LalrParser
 from tritonlint.syntax.lexer import tokenize
 from tritonlint.syntax.problems import SyntaxProblem
@@ -42,7 +40,8 @@ def parse(text: str) -> ParseResult:
     """Parse text-format source into a CST; never raises on bad input.
 
     After :data:`MAX_SYNTAX_ERRORS` syntax errors the rest of the text is not read, and the
-    tree ends where the next one was found.
+    tree ends where the next one was found. A refused file that is JSON or Python source has
+    that one problem and no fields (see ``tritonlint.syntax.foreign``).
     """
     comments: list[Comment] = []
     tokens = tokenize(text, comments)
@@ -55,40 +54,16 @@ def parse(text: str) -> ParseResult:
         recovery.resume(refused)
         problems = recovery.problems
     document: Document = parser.result or Document([], [], Span(1, 1, 1, 1, 0, 0))
+    problems = sorted([*problems, *builder.problems], key=lambda p: p.span.start)
+    foreign = foreign_problem(text) if problems else None
+    if foreign is not None:
+        problems = [foreign]
+        document = Document([], [], document.span)
     document.comments = comments
     attach_comments(document)
-    problems = sorted([*problems, *builder.problems], key=lambda p: p.span.start)
-    if problems and _looks_like_json(text):
-        problems = [_json_problem(text)]
     return ParseResult(document, problems)
 
 
 @lru_cache(maxsize=1)
 def _reducers() -> tuple[Reducer, ...]:
     return reducers(load_tables().rules)
-
-
-_JSON_KEY = re.compile(r'^\s*\{\s*"[A-Za-z_]+"\s*:', re.DOTALL)
-
-
-def _looks_like_json(text: str) -> bool:
-    """A JSON object (what the server's config endpoint returns), not text format."""
-    if _JSON_KEY.match(text) is None:
-        return False
-    try:
-        return isinstance(json.loads(text), dict)
-    except (ValueError, RecursionError):
-        return True  # JSON-shaped, with a mistake of its own (or nested too deep to read)
-
-
-def _json_problem(text: str) -> SyntaxProblem:
-    offset = len(text) - len(text.lstrip())
-    line = text.count("\n", 0, offset) + 1
-    column = offset - (text.rfind("\n", 0, offset) + 1) + 1
-    return SyntaxProblem(
-        "this file is JSON (as GET /v2/models/<model>/config returns it), not protobuf text "
-        'format: write `name: "x"` for `"name": "x"`, `input [ { ... } ]` for `"input": '
-        "[ { ... } ]`, and drop the outer braces",
-        Span(line, column, line, column + 1, offset, offset + 1),
-        kind=StageRule.JSON_CONFIG,
-    )

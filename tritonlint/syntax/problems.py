@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from tritonlint.diagnostics import Fix
 from tritonlint.span import Span
 from tritonlint.stage_rules import StageRule
 
@@ -17,3 +18,5 @@ class SyntaxProblem(NamedTuple):
     #: The rule that reports it: a plain syntax error unless the text is recognisably
     #: something else (an unfilled template placeholder).
     kind: StageRule = StageRule.SYNTAX_ERROR
+    #: Edits of the file that resolve it.
+    fixes: tuple[Fix, ...] = ()
