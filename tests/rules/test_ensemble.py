@@ -237,6 +237,25 @@ def test_tl712_step_output_nobody_reads(repo: Repo) -> None:
     assert "ensemble tensor 'gray' is unused in ensemble 'pipe'" in found.message
 
 
+def test_a_misspelt_input_block_leaves_no_echo_about_any_tensor_it_held(repo: Repo) -> None:
+    """`inputs` (for `input`) leaves the ensemble with no inputs: every step reading one of
+    them is an echo of TL101, however many there are and in whatever order the maps iterate."""
+    pipe = replace(
+        PIPE,
+        'input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]',
+        'inputs [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] },\n'
+        '         { name: "HINT" data_type: TYPE_FP32 dims: [ 1 ] } ]',
+    )
+    pipe = replace(
+        pipe,
+        'input_map { key: "IMAGE" value: "IMAGE" }',
+        'input_map { key: "IMAGE" value: "IMAGE" }\n      input_map { key: "HINT" value: "HINT" }',
+    )
+    pre = replace(PRE, "dims: [ -1, -1, 3 ] } ]", 'dims: [ -1, -1, 3 ] }, { name: "HINT" '
+                  "data_type: TYPE_FP32 dims: [ 1 ] } ]")  # fmt: skip
+    assert codes(lint(repository(repo, pipe=pipe, pre=pre))) == ["TL101"]
+
+
 def test_steps_listed_out_of_order_are_fine(repo: Repo) -> None:
     start = PIPE.index('    {\n      model_name: "pre"')
     middle = PIPE.index('    {\n      model_name: "clf"')

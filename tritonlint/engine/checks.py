@@ -37,8 +37,10 @@ def model_diagnostics(
 ) -> list[Diagnostic]:
     """Everything found about one model: its config file's problems and every rule's findings.
 
-    A finding that a check yields right after reading a value the binder had to leave out
-    is an echo of that binding problem, and is dropped (see ``tritonlint/rules/reads.py``).
+    A finding that a check yields after reading a value the binder had to leave out is an
+    echo of that binding problem, and is dropped: the reads stay noted for the rest of the
+    check, since what a check read once (a data flow, a set of names) shapes every finding it
+    yields later (see ``tritonlint/rules/reads.py``).
     """
     found: list[Diagnostic] = []
     if model.config is not None:
@@ -48,11 +50,10 @@ def model_diagnostics(
     for rule in rules:
         if rule.check is None:
             continue
-        log.clear()
+        log.clear()  # a rule's doubtful reads stay noted until its last finding is yielded
         for finding in rule.check(context):
             if not log.echoes(finding.path, finding.field):
                 found.append(rule.from_finding(finding))
-            log.clear()
     return found
 
 

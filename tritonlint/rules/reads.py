@@ -37,7 +37,7 @@ class DoubtfulRead(NamedTuple):
 
 @dataclass(slots=True)
 class ReadLog:
-    """The doubtful reads of the running check since it last yielded a finding."""
+    """The doubtful reads of the running check so far."""
 
     reads: list[DoubtfulRead] = field(default_factory=list)
 
