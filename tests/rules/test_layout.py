@@ -124,11 +124,18 @@ def test_tl222_a_stale_copy_next_to_the_real_config(repo: Repo) -> None:
     )
 
 
-def test_tl222_not_for_a_reserved_folder_or_a_folder_named_config_pbtxt(repo: Repo) -> None:
+def test_tl222_in_folders_meant_as_versions(repo: Repo) -> None:
+    root = repo({**model("clf", ONNX_MODEL), "clf/01/config.pbtxt": "", "clf/1.0/config.pbtxt": ""})
+    found = with_code(lint(root), "TL222")
+    assert [d.path for d in found] == [root / "clf/01/config.pbtxt", root / "clf/1.0/config.pbtxt"]
+
+
+def test_tl222_not_for_other_folders_or_a_folder_named_config_pbtxt(repo: Repo) -> None:
     root = repo(
         {
             **model("clf", ONNX_MODEL),
             "clf/configs/config.pbtxt": CONFIG,  # read with --model-config-name config
+            "clf/nested_model/config.pbtxt": CONFIG,  # another mistake: a model in a model
             "clf/2/config.pbtxt/": None,
             "clf/2/model.onnx": b"",
         }

@@ -533,12 +533,17 @@ def misplaced_config(ctx: ModelContext) -> Iterator[Finding]:
         yield ctx.about(folder.path / _CONFIG, message)
 
 
+#: Subfolders that are, or are meant as, version folders (``01`` and ``1.0`` included); a
+#: config.pbtxt in a folder with another name is not taken for a misplaced one.
+_VERSION_LIKE = frozenset(VersionStatus) - {VersionStatus.RESERVED, VersionStatus.NOT_A_NUMBER}
+
+
 def _misplaced_configs(ctx: ModelContext) -> list[VersionFolder]:
     """The version folders of the model that hold a config.pbtxt."""
     return [
         folder
         for folder in ctx.model.subfolders
-        if folder.status is not VersionStatus.RESERVED
+        if folder.status in _VERSION_LIKE
         and (entry := folder.entry(_CONFIG)) is not None
         and not entry.is_dir
     ]
