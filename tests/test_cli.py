@@ -254,15 +254,17 @@ def test_unknown_triton_version_is_a_usage_error(
 # --- Exit statuses and usage errors ----------------------------------------------------------
 
 
-def test_no_arguments_prints_help_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run([], capsys)
-    assert status == 2
-    assert "usage: tritonlint" in out
+@pytest.mark.parametrize("argv", [[], ["check"]])
+def test_no_path_checks_the_current_folder(
+    workdir: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    status, out, err = run(argv, capsys)
+    assert (status, err) == (1, "")
+    assert "models/renamed/config.pbtxt:1:7: TL201 [error] " in out
+    assert out.splitlines()[-1] == "Found 2 errors (3 models checked)."
 
 
-@pytest.mark.parametrize(
-    "argv", [["check"], ["models", "--format", "xml"], ["--no-such-option", "models"]]
-)
+@pytest.mark.parametrize("argv", [["models", "--format", "xml"], ["--no-such-option", "models"]])
 def test_bad_command_lines_exit_2(
     workdir: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:

@@ -310,8 +310,9 @@ def test_the_readme_example_is_a_valid_settings_file(workdir: Path) -> None:
     section = readme.split("\n## Configuration\n", 1)[1]
     example = section.split("```toml\n", 1)[1].split("```", 1)[0]
     (workdir / "pyproject.toml").write_text(example, encoding="utf-8")
+    (workdir / "model_repository").mkdir()  # the repository the example names
     loaded = load_settings(workdir / "models")
     assert set(loaded.given) == {
         "triton-version", "select", "extend-select", "ignore", "exclude", "per-file-ignores",
-        "severity",
+        "severity", "repositories",
     }  # fmt: skip

@@ -64,6 +64,8 @@ def test_hooks_file_declares_the_three_hooks() -> None:
     assert files.search("config.pbtxt") and files.search("models/resnet/config.pbtxt")
     assert not files.search("models/resnet/myconfig.pbtxt")
     assert not files.search("models/resnet/config.pbtxt.bak")
+    assert files.search("models/resnet/configs/h100.pbtxt")
+    assert not files.search("models/resnet/configs/old/h100.pbtxt")
     assert hooks["tritonlint-repo"]["pass_filenames"] is False
     assert hooks["tritonlint-repo"]["args"] == ["model_repository"]
     assert hooks["tritonlint-smoke"]["stages"] == ["manual"]

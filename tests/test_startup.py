@@ -79,8 +79,13 @@ def test_a_report_format_loads_its_own_module_alone(report_format: str, tmp_path
 
 @pytest.mark.parametrize(
     ("argv", "exit_status"),
-    [(["--version"], 0), (["--help"], 0), (["check"], 2), (["--no-such-option", "models"], 2)],
-    ids=["version", "help", "no-path", "unknown-option"],
+    [
+        (["--version"], 0),
+        (["--help"], 0),
+        (["check", "--format", "xml"], 2),
+        (["--no-such-option", "models"], 2),
+    ],
+    ids=["version", "help", "bad-choice", "unknown-option"],
 )
 def test_version_help_and_argument_errors_load_no_rule_and_no_schema(
     argv: list[str], exit_status: int, tmp_path: Path

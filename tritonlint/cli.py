@@ -1,6 +1,7 @@
 """The ``tritonlint`` command.
 
-``tritonlint PATH...`` (or ``tritonlint check PATH...``) lints; ``tritonlint rules`` lists the
+``tritonlint PATH...`` (or ``tritonlint check PATH...``) lints (no path: the settings'
+repositories, else the current folder; ``-``: standard input); ``tritonlint rules`` lists the
 rules; ``tritonlint explain CODE`` documents one. Exit status of ``check``: 0 when nothing at
 or above the ``--fail-on`` severity (default: error) was found, 1 when something was (0
 always with ``--exit-zero``), 2 for a usage error, a bad settings file or an internal failure.
@@ -68,7 +69,22 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command")
 
     check = commands.add_parser("check", help="lint repositories, model folders or config files")
-    check.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    check.add_argument(
+        "paths",
+        nargs="*",
+        type=Path,
+        metavar="PATH",
+        help="repositories, model folders, files, or folders to search for repositories "
+        "(default: the settings' repositories, else the current folder); - reads a config "
+        "from standard input",
+    )
+    check.add_argument(
+        "--stdin-filename",
+        type=Path,
+        metavar="PATH",
+        help="check standard input as the config file PATH (in its repository, when PATH "
+        "is a model's config there); findings are reported at PATH",
+    )
     _add_report_options(check)
     check.add_argument(
         "--select",
@@ -159,17 +175,34 @@ def _without_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def lint_paths(paths: Sequence[Path], options: LintOptions) -> LintResult:
+def lint_paths(
+    paths: Sequence[Path], options: LintOptions, repositories: Sequence[Path] = ()
+) -> LintResult:
     """The engine's :func:`~tritonlint.engine.lint_paths`, imported when a lint runs."""
     from tritonlint.engine import lint_paths as lint
 
-    return lint(paths, options)
+    return lint(paths, options, repositories=repositories)
+
+
+#: The name findings in standard input are reported at, without ``--stdin-filename``.
+STDIN_NAME = "<stdin>"
 
 
 def _check(args: argparse.Namespace) -> int:
+    stdin = _reads_stdin(args)
     with _without_cycle_collection():
-        options, report_format = _check_options(args)
-        result = lint_paths(args.paths, options)
+        options, report_format, settings = _check_options(args)
+        if stdin:
+            from tritonlint.engine import lint_text
+
+            name = args.stdin_filename or Path(STDIN_NAME)
+            result = lint_text(name, sys.stdin.buffer.read(), options)
+        else:
+            repositories = settings.repository_paths
+            paths = args.paths or repositories or [Path(".")]
+            result = lint_paths(paths, options, repositories)
+    if result.empty:
+        return _nothing_checked(result, report_format, args)
     if not args.smoke:
         _report(result, report_format, args)
         return _exit_status(result, args)
@@ -185,13 +218,36 @@ def _check(args: argparse.Namespace) -> int:
     return _exit_status(smoke.result, args)
 
 
-def _check_options(args: argparse.Namespace) -> tuple[LintOptions, str]:
-    """What to check and how (the settings file's, under the command line's), and the report
-    format; raises UsageError."""
+def _reads_stdin(args: argparse.Namespace) -> bool:
+    """Whether to check standard input: ``-`` is the one path, or ``--stdin-filename`` is
+    given with no path; raises UsageError for a mix of both with other paths."""
+    dash = [path for path in args.paths if str(path) == "-"]
+    if not dash and args.stdin_filename is None:
+        return False
+    if len(args.paths) > len(dash) or len(dash) > 1:
+        raise UsageError(
+            "standard input is checked on its own: give - or --stdin-filename, no other path"
+        )
+    if args.smoke:
+        raise UsageError("--smoke loads models from disk; it cannot check standard input")
+    return True
+
+
+def _settings_start(args: argparse.Namespace) -> Path:
+    """Where the settings file is looked for: at the first path named, else here."""
+    if args.stdin_filename is not None:
+        return Path(args.stdin_filename)
+    named = [path for path in args.paths if str(path) != "-"]
+    return named[0] if named else Path(".")
+
+
+def _check_options(args: argparse.Namespace) -> tuple[LintOptions, str, Settings]:
+    """What to check and how (the settings file's, under the command line's), the report
+    format and the settings; raises UsageError."""
     from tritonlint.settings import SettingsError, load_settings
 
     try:
-        settings = load_settings(args.paths[0])
+        settings = load_settings(_settings_start(args))
     except SettingsError as error:
         raise UsageError(str(error)) from None
     try:
@@ -204,7 +260,7 @@ def _check_options(args: argparse.Namespace) -> tuple[LintOptions, str]:
     misuse = check_smoke_usage(args)
     if misuse is not None:
         raise UsageError(misuse)
-    return options, report_format
+    return options, report_format, settings
 
 
 def _lint_options(args: argparse.Namespace, settings: Settings, release: str) -> LintOptions:
@@ -242,6 +298,26 @@ def _report_format(args: argparse.Namespace) -> str:
     return chosen
 
 
+def _nothing_checked(result: LintResult, report_format: str, args: argparse.Namespace) -> int:
+    """Some folders named hold nothing to check: say so on stderr and exit with status 2
+    (a check that looked at nothing must not pass), after the report of the others."""
+    from tritonlint.report.paths import display_path
+
+    if result.models_checked or result.diagnostics:
+        _report(result, report_format, args)
+    errors = rich_console(stderr=True)
+    for folder in result.empty:
+        errors.print(
+            f"tritonlint: error: nothing to check in {display_path(folder)}: no model "
+            "repository (a folder whose subfolders hold config.pbtxt files or numbered "
+            "version folders), model folder or config file found there",
+            style="bold red",
+            markup=False,
+            soft_wrap=True,
+        )
+    return EXIT_USAGE
+
+
 def _report(result: LintResult, report_format: str, args: argparse.Namespace) -> None:
     """Print the report, or write it to ``--output``; then the statistics, if asked for."""
     if report_format == "text":
@@ -263,15 +339,15 @@ def _report_text(result: LintResult, args: argparse.Namespace) -> None:
     diagnostics, models = result.diagnostics, result.models_checked
     if args.output is not None:
         buffer = io.StringIO()
-        write_text(diagnostics, models, buffer)
+        write_text(diagnostics, models, buffer, result.texts)
         if args.statistics:
             _print_statistics(diagnostics, rich_console(file=buffer, no_color=True, width=100))
         _write(args.output, buffer.getvalue())
         return
     if may_be_terminal(sys.stdout):
-        render_text(diagnostics, models, rich_console())
+        render_text(diagnostics, models, rich_console(), result.texts)
     else:
-        write_text(diagnostics, models, sys.stdout)
+        write_text(diagnostics, models, sys.stdout, result.texts)
     if args.statistics:
         _print_statistics(diagnostics, rich_console())
 
@@ -368,17 +444,24 @@ def _misspelt_command(arguments: Sequence[str]) -> str | None:
     return f"{first!r} is neither a command nor a path; did you mean {close[0]!r}?"
 
 
+def _implies_check(arguments: Sequence[str]) -> bool:
+    """Whether the command line means ``check`` without saying so: no argument at all, a
+    path (``-`` included) or an option of ``check`` first."""
+    if not arguments:
+        return True
+    first = arguments[0]
+    if first.startswith("-"):
+        return first not in ("-h", "--help", "--version")
+    return first not in _COMMANDS
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     misspelt = _misspelt_command(arguments)
     if misspelt is not None:
         rich_console(stderr=True).print(f"tritonlint: error: {misspelt}", style="bold red")
         return EXIT_USAGE
-    if (arguments and arguments[0] not in _COMMANDS and not arguments[0].startswith("-")) or (
-        arguments
-        and arguments[0].startswith("-")
-        and arguments[0] not in ("-h", "--help", "--version")
-    ):
+    if _implies_check(arguments):
         arguments.insert(0, "check")
     parser = _parser()
     try:

@@ -14,6 +14,7 @@ extend-select = []
 per-file-ignores = { "legacy/*" = ["TL2"] }
 severity = { TL202 = "error" }
 exclude = ["scratch/*"]
+repositories = ["deploy/model_repository"]
 ```
 
 Every key is validated here; a file that is not TOML, a key that is not one of these, a value of
@@ -21,7 +22,8 @@ the wrong type, an unknown rule or an unknown release raises :class:`SettingsErr
 message names the file and the key. Command-line options override the file (``--select``
 replaces ``select``; ``--extend-select`` and ``--ignore`` add to the file's lists). The glob
 patterns of ``per-file-ignores`` and ``exclude`` are relative to the folder of the settings
-file (see :class:`PathPatterns`).
+file (see :class:`PathPatterns`), and so are the folders of ``repositories``, which must
+exist.
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ class Settings:
     #: Rule code or name -> the severity it is reported with instead of its own.
     severity: Mapping[str, Severity] = field(default_factory=dict)
     exclude: tuple[str, ...] = ()
+    #: The model repositories of the project, as written (relative to the settings file).
+    repositories: tuple[str, ...] = ()
 
     #: The keys that were given, as written in the file (``triton-version``, ...).
     given: tuple[str, ...] = ()
@@ -76,6 +80,12 @@ class Settings:
     def root(self) -> Path | None:
         """The folder the glob patterns are relative to: the settings file's (None: no file)."""
         return None if self.path is None else self.path.parent
+
+    @property
+    def repository_paths(self) -> list[Path]:
+        """The folders of ``repositories``, absolute."""
+        root = self.root or Path.cwd()
+        return [Path(os.path.abspath(root / folder)) for folder in self.repositories]
 
 
 # --- Value checks: each returns the parsed value or raises ValueError saying what is wrong --
@@ -108,6 +118,14 @@ def _check_glob(pattern: str) -> None:
         raise ValueError("a glob pattern must not be empty")
     if pattern.startswith("/") or os.path.isabs(pattern):
         raise ValueError("write the pattern relative to the folder of the settings file")
+
+
+def _folders(value: object) -> tuple[str, ...]:
+    folders = _strings(value)
+    for folder in folders:
+        if not folder.strip():
+            raise ValueError("a folder must not be empty")
+    return folders
 
 
 def _rule_codes(value: object) -> tuple[str, ...]:
@@ -179,6 +197,7 @@ KEYS: dict[str, tuple[str, Callable[[object], Any]]] = {
     "per-file-ignores": ("per_file_ignores", _per_file_ignores),
     "severity": ("severity", _severity),
     "exclude": ("exclude", _globs),
+    "repositories": ("repositories", _folders),
 }
 
 
@@ -340,7 +359,15 @@ def parse_settings(table: Mapping[str, object], path: Path, prefix: str = "") ->
             values[attribute] = check(value)
         except ValueError as error:
             raise SettingsError(f"{display_path(path)}: key '{prefix}{key}': {error}") from None
-    return Settings(path=path, given=tuple(table), **values)
+    settings = Settings(path=path, given=tuple(table), **values)
+    for folder, found in zip(settings.repositories, settings.repository_paths, strict=True):
+        if not found.is_dir():
+            what = "is not a folder" if found.exists() else "does not exist"
+            raise SettingsError(
+                f"{display_path(path)}: key '{prefix}repositories': {folder!r} {what} "
+                f"({display_path(found)})"
+            )
+    return settings
 
 
 def load_settings(start: Path) -> Settings:

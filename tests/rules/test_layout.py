@@ -85,6 +85,66 @@ def test_tl210_tl211_model_with_config_is_fine(repo: Repo) -> None:
     assert not {"TL210", "TL211"} & set(codes(lint(root, select=("ALL",))))
 
 
+# --- TL222 misplaced-config -----------------------------------------------------------------
+
+
+def test_tl222_config_in_a_version_folder_of_a_model_without_one(repo: Repo) -> None:
+    root = repo({"clf/1/config.pbtxt": CONFIG, "clf/1/model.onnx": b""})
+    assert codes(lint(root)) == ["TL222"]
+    result = lint(root, extend_select=("TL211",))  # TL211 is opt-in
+    assert codes(result) == ["TL211", "TL222"]
+    misplaced = only(result, "TL222")
+    assert misplaced.severity is Severity.WARNING
+    assert (misplaced.path, misplaced.span) == (root / "clf" / "1" / "config.pbtxt", None)
+    assert misplaced.message == (
+        "tritonserver reads the config from the model folder, never from a version folder: "
+        "this one is ignored; move it up to clf/config.pbtxt"
+    )
+    # The model loads with a configuration completed from model.onnx, and TL211 says where
+    # the config the user wrote went.
+    assert only(result, "TL211").message.endswith(
+        "(the config.pbtxt in 1/ is not read there: move it up to clf/config.pbtxt)"
+    )
+
+
+def test_tl222_without_a_model_file_tl210_gives_the_same_advice(repo: Repo) -> None:
+    root = repo({"clf/1/config.pbtxt": CONFIG, "clf/1/weights.bin": b""})
+    assert codes(lint(root)) == ["TL210", "TL222"]
+    assert only(lint(root), "TL210").message.endswith(
+        "(the config.pbtxt in 1/ is not read there: move it up to clf/config.pbtxt)"
+    )
+
+
+def test_tl222_a_stale_copy_next_to_the_real_config(repo: Repo) -> None:
+    root = repo({**model("clf", ONNX_MODEL), "clf/1/config.pbtxt": "not even { valid"})
+    result = lint(root)
+    assert codes(result) == ["TL222"]  # the copy is not parsed: the server never reads it
+    assert only(result, "TL222").message == (
+        "tritonserver reads the config from the model folder (clf/config.pbtxt), never from a "
+        "version folder: this copy in 1/ is ignored; delete it, or move what differs into the "
+        "model folder's config"
+    )
+
+
+def test_tl222_in_folders_meant_as_versions(repo: Repo) -> None:
+    root = repo({**model("clf", ONNX_MODEL), "clf/01/config.pbtxt": "", "clf/1.0/config.pbtxt": ""})
+    found = with_code(lint(root), "TL222")
+    assert [d.path for d in found] == [root / "clf/01/config.pbtxt", root / "clf/1.0/config.pbtxt"]
+
+
+def test_tl222_not_for_other_folders_or_a_folder_named_config_pbtxt(repo: Repo) -> None:
+    root = repo(
+        {
+            **model("clf", ONNX_MODEL),
+            "clf/configs/config.pbtxt": CONFIG,  # read with --model-config-name config
+            "clf/nested_model/config.pbtxt": CONFIG,  # another mistake: a model in a model
+            "clf/2/config.pbtxt/": None,
+            "clf/2/model.onnx": b"",
+        }
+    )
+    assert "TL222" not in codes(lint(root))
+
+
 # --- TL212 no-version-folder ---------------------------------------------------------------
 
 
@@ -468,7 +528,8 @@ def test_tl219_only_when_the_whole_repository_is_linted(repo: Repo) -> None:
 def test_tl210_says_what_the_folder_holds(
     repo: Repo, files: dict[str, str | bytes | None], message: str
 ) -> None:
-    root = repo(files)
+    # Beside a real model: a folder of nothing but source code is no repository on its own.
+    root = repo({**model("det", ONNX_MODEL), **files})
     result = lint(root)
     assert [(d.code, d.path) for d in result.diagnostics] == [("TL210", root / "client")]
     assert result.diagnostics[0].message == message

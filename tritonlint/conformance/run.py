@@ -113,7 +113,8 @@ def lint_repositories(
     options = LintOptions(triton_version=triton_version)
     result: dict[str, dict[str, list[Finding]]] = {}
     for repository in repositories:
-        diagnostics = lint_paths([repository.path], options).diagnostics
+        path = repository.path
+        diagnostics = lint_paths([path], options, repositories=[path]).diagnostics
         result[repository.label] = findings_by_model(repository, diagnostics)
     return result
 

@@ -1,7 +1,9 @@
-"""Check the paths a user names: repositories, model folders and config files, all at once."""
+"""Check the paths a user names (repositories, model folders, config files, all at once), or a
+config's text read from elsewhere as if it were a file."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -12,7 +14,7 @@ from tritonlint.engine.checks import walk_diagnostics
 from tritonlint.engine.model_check import can_fork, default_jobs
 from tritonlint.engine.options import LintOptions
 from tritonlint.engine.workspace import Workspace
-from tritonlint.repository.walker import Source, plan
+from tritonlint.repository.walker import Source, plan, text_source
 from tritonlint.schema.releases import load_schema
 
 
@@ -23,6 +25,10 @@ class LintResult:
     triton_version: str = ""
     #: What was checked: each model folder (a loose config file: the file), sorted.
     checked: list[Path] = field(default_factory=list)
+    #: Folders named under which nothing was found to check.
+    empty: list[Path] = field(default_factory=list)
+    #: Texts checked in place of a file's contents (standard input), by path.
+    texts: dict[Path, str] = field(default_factory=dict)
 
 
 def workspace_for(source: Source, options: LintOptions, jobs: int = 1) -> Workspace:
@@ -32,10 +38,20 @@ def workspace_for(source: Source, options: LintOptions, jobs: int = 1) -> Worksp
     return Workspace(source.root, options, targets=source.targets, jobs=jobs)
 
 
-def lint_paths(paths: Sequence[Path], options: LintOptions | None = None) -> LintResult:
-    """Lint repositories, model folders and config files; never raises for bad input."""
+def lint_paths(
+    paths: Sequence[Path],
+    options: LintOptions | None = None,
+    *,
+    repositories: Sequence[Path] = (),
+) -> LintResult:
+    """Lint repositories, model folders and config files; never raises for bad input.
+
+    ``repositories``: folders known to be repositories (named in the settings), taken as
+    such wherever the paths name them or their models. See :func:`plan` for what a path
+    means, and where repositories are searched for.
+    """
     options = options or LintOptions()
-    sources, unusable = plan(paths)
+    sources, unusable, empty = plan(paths, repositories, options.excluded.match)
     found: list[Diagnostic] = list(options.report(walk_diagnostics(unusable)))
     checked: list[Path] = []
     jobs = default_jobs()
@@ -48,13 +64,38 @@ def lint_paths(paths: Sequence[Path], options: LintOptions | None = None) -> Lin
         checked.extend(source_checked)
     ordered = sorted(dict.fromkeys(found), key=lambda d: d.sort_key)
     release = load_schema(options.triton_version).release
-    return LintResult(ordered, len(checked), release, sorted(checked))
+    return LintResult(ordered, len(checked), release, sorted(checked), empty)
+
+
+def lint_text(path: Path, text: str | bytes, options: LintOptions | None = None) -> LintResult:
+    """Lint ``text`` as the contents of the config file ``path`` (which need not exist).
+
+    A model's ``config.pbtxt`` or ``configs/*.pbtxt`` is checked as that model of its
+    repository, with the other files on disk; any other path as a config on its own.
+    Bytes are judged as a file's bytes are (binary, not UTF-8).
+    """
+    options = options or LintOptions()
+    path = Path(os.path.abspath(path))
+    source = text_source(path)
+    workspace = workspace_for(source, options)
+    workspace.open(path, text)
+    found, checked = _checked(workspace, source, options)
+    release = load_schema(options.triton_version).release
+    decoded = workspace.text(path)
+    texts = {path: decoded} if decoded is not None else {}
+    return LintResult(found, len(checked), release, sorted(checked), texts=texts)
 
 
 def _lint_source(
     source: Source, *, options: LintOptions, jobs: int
 ) -> tuple[list[Diagnostic], list[Path]]:
-    workspace = workspace_for(source, options, jobs)
+    return _checked(workspace_for(source, options, jobs), source, options)
+
+
+def _checked(
+    workspace: Workspace, source: Source, options: LintOptions
+) -> tuple[list[Diagnostic], list[Path]]:
+    """What checking ``workspace`` found, and the models (or loose file) it checked."""
     result = workspace.check()
     repository = workspace.repository
     checked = [

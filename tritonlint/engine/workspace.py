@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.document import ConfigDocument, load_config, parse_config
+from tritonlint.engine.alternatives import alternative_findings
 from tritonlint.engine.checks import (
     composing_model_failures,
     first_error,
@@ -31,12 +32,8 @@ from tritonlint.engine.checks import (
 from tritonlint.engine.model_check import ModelCheck, check_models
 from tritonlint.engine.options import LintOptions
 from tritonlint.repository.model import ConfigLoader, ModelFolder, Repository, WalkProblem
-from tritonlint.repository.walker import (
-    CONFIG_NAME,
-    read_loose_file,
-    read_model,
-    read_repository,
-)
+from tritonlint.repository.recognise import CONFIG_NAME, CONFIGS_FOLDER
+from tritonlint.repository.walker import read_loose_file, read_model, read_repository
 from tritonlint.rules.registry import Rule, all_rules
 from tritonlint.schema.releases import Schema, load_schema
 from tritonlint.suppression import apply_suppressions
@@ -94,7 +91,7 @@ class Workspace:
         self._schema: Schema = load_schema(self.options.triton_version)
         self._rules: list[Rule] = all_rules()
         self._lock = threading.RLock()
-        self._overlay: dict[Path, str] = {}
+        self._overlay: dict[Path, str | bytes] = {}
         self._documents: dict[Path, ConfigDocument] = {}
         self._repository: Repository | None = None
         self._walk_problems: dict[str | None, list[WalkProblem]] = {}
@@ -106,11 +103,15 @@ class Workspace:
 
     # -- the texts of open documents ----------------------------------------------------------
 
-    def open(self, path: Path, text: str) -> None:
-        """Check ``text`` in place of the file at ``path`` from now on (an editor's buffer)."""
+    def open(self, path: Path, text: str | bytes) -> None:
+        """Check ``text`` in place of the file at ``path`` from now on (an editor's buffer).
+
+        Bytes (such as standard input) are decoded and judged as the file's bytes would be:
+        binary or non-UTF-8 contents are findings, not errors.
+        """
         self.change(path, text)
 
-    def change(self, path: Path, text: str) -> None:
+    def change(self, path: Path, text: str | bytes) -> None:
         path = Path(os.path.abspath(path))
         with self._lock:
             checked = self._documents.get(path)
@@ -129,8 +130,9 @@ class Workspace:
         """The text the engine checks for ``path``: the open document's, else the file's."""
         path = Path(os.path.abspath(path))
         with self._lock:
-            if path in self._overlay:
-                return self._overlay[path]
+            overlay = self._overlay.get(path)
+            if isinstance(overlay, str):
+                return overlay
             return self._document(path).text
 
     # -- the disk ------------------------------------------------------------------------------
@@ -201,8 +203,12 @@ class Workspace:
             assert self.root is not None
             repository = read_repository(self.root, self._loader, self._targets)
             for name in self._overlay_models():
-                if name not in repository.by_name:
+                model = repository.by_name.get(name)
+                if model is None:
                     self._add_unsaved_model(repository, name)
+                elif model.loader is None:  # the text of a config missing on disk
+                    loader = self._loader(model.config_path)
+                    repository.by_name[name] = replace(model, loader=loader)
         self._walk_problems = {}
         for problem in repository.problems:
             self._walk_problems.setdefault(folder_of(repository, problem.path), []).append(problem)
@@ -238,6 +244,9 @@ class Workspace:
         if self._loose_file is not None:
             if path == self._loose_file:
                 self._repository = None
+            return
+        if self.root is not None and _is_alternative(path, self.root):
+            self._reread_model(path.parent.parent.name)  # its configs/ is listed anew
             return
         if path.name != CONFIG_NAME or self.root is None or path.parent.parent != self.root:
             return
@@ -346,6 +355,8 @@ class Workspace:
         ]
         if check.suppressions is not None:
             found = apply_suppressions(found, [check.suppressions])
+        model = repository.by_name[name]
+        found.extend(alternative_findings(repository, model, found, self._rules))
         return sorted(self.options.report(dict.fromkeys(found)), key=lambda d: d.sort_key)
 
     def _repository_findings(self, repository: Repository) -> list[Diagnostic]:
@@ -373,6 +384,14 @@ def _needed(repository: Repository) -> set[str]:
         needed.add(name)
         pending.extend(repository.graph.steps(name))
     return needed
+
+
+def _is_alternative(path: Path, root: Path) -> bool:
+    """Whether ``path`` is an alternative config of a model of the repository at ``root``."""
+    folder = path.parent
+    return (
+        folder.name == CONFIGS_FOLDER and folder.parent.parent == root and path.suffix == ".pbtxt"
+    )
 
 
 def _byte_order(item: tuple[str, ModelFolder]) -> bytes:

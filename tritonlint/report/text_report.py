@@ -11,7 +11,7 @@ which rich wraps, stays whole.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -33,10 +33,13 @@ _DROPPED_BY_RICH = dict.fromkeys((7, 8, 11, 12, 13))
 
 
 class _Sources:
-    """Reads each file once, to show the lines diagnostics point at."""
+    """Reads each file once, to show the lines diagnostics point at; ``texts`` are those
+    checked in place of a file (standard input)."""
 
-    def __init__(self) -> None:
-        self._lines: dict[Path, list[str] | None] = {}
+    def __init__(self, texts: Mapping[Path, str] | None = None) -> None:
+        self._lines: dict[Path, list[str] | None] = {
+            path: text.split("\n") for path, text in (texts or {}).items()
+        }
 
     def line(self, path: Path, number: int) -> str | None:
         if path not in self._lines:
@@ -93,9 +96,11 @@ def _note(diagnostic: Diagnostic) -> Iterator[Line]:
         yield (("  = note: ", "bold"), (f"{related.message} ({where})", ""))
 
 
-def _findings(diagnostics: list[Diagnostic]) -> Iterator[Line]:
+def _findings(
+    diagnostics: list[Diagnostic], texts: Mapping[Path, str] | None = None
+) -> Iterator[Line]:
     """Every finding: its heading, the source line it points at, its notes."""
-    sources = _Sources()
+    sources = _Sources(texts)
     for diagnostic in diagnostics:
         yield _heading(diagnostic)
         yield from _frame(diagnostic, sources)
@@ -124,18 +129,28 @@ def summary_text(diagnostics: list[Diagnostic], models: int) -> str:
     return "".join(text for text, _ in _summary(diagnostics, models))
 
 
-def render_text(diagnostics: list[Diagnostic], models: int, console: Console) -> None:
+def render_text(
+    diagnostics: list[Diagnostic],
+    models: int,
+    console: Console,
+    texts: Mapping[Path, str] | None = None,
+) -> None:
     """The report on a rich console (in colour on a terminal)."""
     from rich.text import Text
 
-    for line in _findings(diagnostics):
+    for line in _findings(diagnostics, texts):
         console.print(Text.assemble(*line), soft_wrap=True, highlight=False)
     console.print(Text.assemble(*_summary(diagnostics, models)), highlight=False)
 
 
-def write_text(diagnostics: list[Diagnostic], models: int, stream: TextIO) -> None:
+def write_text(
+    diagnostics: list[Diagnostic],
+    models: int,
+    stream: TextIO,
+    texts: Mapping[Path, str] | None = None,
+) -> None:
     """The report as plain text, as rich prints it where there is no terminal."""
-    lines = [*_findings(diagnostics), _summary(diagnostics, models)]
+    lines = [*_findings(diagnostics, texts), _summary(diagnostics, models)]
     stream.write("".join(_plain_line(line) + "\n" for line in lines))
 
 

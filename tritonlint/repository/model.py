@@ -116,6 +116,12 @@ class ModelFolder:
     subfolders: tuple[VersionFolder, ...] = ()
     #: How to read the config; None when the folder has no config.pbtxt.
     loader: ConfigLoader | None = None
+    #: The config file this is the model of, relative to the folder: ``config.pbtxt``, or
+    #: ``configs/NAME.pbtxt`` for the model as ``tritonserver --model-config-name NAME``
+    #: loads it.
+    config_file: str = "config.pbtxt"
+    #: The model with each of its alternative configs (``configs/*.pbtxt``), in byte order.
+    alternatives: tuple[ModelFolder, ...] = ()
     _config: ConfigDocument | None = field(default=None, repr=False)
 
     @property
@@ -127,7 +133,7 @@ class ModelFolder:
 
     @property
     def config_path(self) -> Path:
-        return self.path / "config.pbtxt"
+        return self.path / self.config_file
 
     @property
     def versions(self) -> tuple[VersionFolder, ...]:

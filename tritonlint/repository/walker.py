@@ -1,5 +1,8 @@
 """Turn the paths a user names into repositories of models, reading each config once.
 
+What a named path means is decided by :func:`plan`; the rules are written out in
+``docs/discovery.md``.
+
 The walk is bounded: a repository root, its model folders, their subfolders and the entries
 of those, and no deeper, so a symlink that points back up cannot make it run forever.
 Nothing in the repository is imported or executed; ``model.py`` is only a name here.
@@ -9,23 +12,31 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
+from tritonlint.repository.discovery import find_repositories
 from tritonlint.repository.model import (
     ConfigLoader,
     Entry,
     ModelFolder,
     Repository,
     VersionFolder,
-    VersionStatus,
     WalkProblem,
     classify_version,
 )
+from tritonlint.repository.recognise import (
+    CONFIG_NAME,
+    CONFIGS_FOLDER,
+    is_model_folder,
+    is_repository,
+    list_folder,
+    model_of_file,
+    model_of_version_folder,
+)
 from tritonlint.stage_rules import StageRule
-
-CONFIG_NAME = "config.pbtxt"
 
 
 def _stat_problem(path: Path) -> WalkProblem | None:
@@ -82,16 +93,6 @@ def _list(folder: Path, problems: list[WalkProblem]) -> list[Entry]:
     return entries
 
 
-def _looks_like_model(folder: Path, entries: list[Entry]) -> bool:
-    """A model folder has a config.pbtxt, or plain-number version folders and no models below."""
-    if any(e.name == CONFIG_NAME and not e.is_dir for e in entries):
-        return True
-    subfolders = [e for e in entries if e.is_dir]
-    if not any(classify_version(e.name)[0] is VersionStatus.VALID for e in subfolders):
-        return False
-    return not any((folder / e.name / CONFIG_NAME).is_file() for e in subfolders)
-
-
 #: Makes the loader of a config file: the engine reads it from disk or from an editor's text.
 LoaderFactory = Callable[[Path], ConfigLoader]
 
@@ -127,13 +128,31 @@ def read_model(folder: Path, load: LoaderFactory, problems: list[WalkProblem]) -
             )
         else:
             loader = load(folder / CONFIG_NAME)
-    return ModelFolder(
+    model = ModelFolder(
         name=folder.name,
         path=folder,
         entries=tuple(entries),
         subfolders=tuple(subfolders),
         loader=loader,
     )
+    model.alternatives = tuple(_alternatives(model, load))
+    return model
+
+
+def _alternatives(model: ModelFolder, load: LoaderFactory) -> Iterator[ModelFolder]:
+    """The model as each of its ``configs/*.pbtxt`` makes it (``--model-config-name``)."""
+    configs = next((v for v in model.subfolders if v.name == CONFIGS_FOLDER), None)
+    if configs is None:
+        return
+    for entry in configs.entries:
+        if entry.is_dir or not entry.name.endswith(".pbtxt"):
+            continue
+        yield replace(
+            model,
+            loader=load(configs.path / entry.name),
+            config_file=f"{CONFIGS_FOLDER}/{entry.name}",
+            alternatives=(),
+        )
 
 
 def read_repository(
@@ -182,14 +201,35 @@ class Source(NamedTuple):
     file: Path | None = None
 
 
-def plan(paths: Sequence[Path]) -> tuple[list[Source], list[WalkProblem]]:
+class Plan(NamedTuple):
+    """What the paths a user named come to."""
+
+    sources: list[Source]
+    #: Paths that could not be used at all (missing, unreadable, a symbolic link loop).
+    problems: list[WalkProblem]
+    #: Folders under which nothing was found to check.
+    empty: list[Path]
+
+
+def plan(
+    paths: Sequence[Path],
+    repositories: Sequence[Path] = (),
+    skip: Callable[[Path], bool] | None = None,
+) -> Plan:
     """Group the paths by repository, without reading any config yet.
 
-    Returns what to read and the problems with paths that could not be used at all.
+    A file means its model (see :func:`model_of_file`), else it is a config of its own. A
+    folder means: the whole repository, when it is one of ``repositories`` (named in the
+    settings) or one of its subfolders is a model folder; the model, when it is a model
+    folder, a version folder of one, a subfolder of one of ``repositories``, or a stray
+    folder of a repository; else every repository found below it (see
+    :func:`find_repositories`; ``skip`` names folders not to search).
     """
+    known = {Path(os.path.abspath(folder)) for folder in repositories}
     roots: dict[Path, set[Path] | None] = {}
     standalone: list[Path] = []
     unusable: list[WalkProblem] = []
+    empty: list[Path] = []
     for raw in paths:
         path = Path(os.path.abspath(raw))
         problem = _stat_problem(path)
@@ -197,22 +237,60 @@ def plan(paths: Sequence[Path]) -> tuple[list[Source], list[WalkProblem]]:
             unusable.append(problem)
             continue
         if path.is_file():
-            if path.name == CONFIG_NAME:
-                _add_target(roots, path.parent)
-            else:
+            model = model_of_file(path)
+            if model is None:
                 standalone.append(path)
+            else:
+                _add_target(roots, model)
             continue
-        entries = _list(path, unusable)
-        if _looks_like_model(path, entries):
+        before = len(unusable)
+        _list(path, unusable)
+        if any(problem.path == path for problem in unusable[before:]):
+            continue  # a folder that cannot be listed
+        listing = list_folder(path)
+        if path in known:
+            roots[path] = None
+            if not any(not name.startswith(".") for name in listing.folders):
+                empty.append(path)
+            continue
+        model = path if path.parent in known else model_of_version_folder(path)
+        if model is None and is_model_folder(path, listing):
+            model = path
+        if model is not None:
+            _add_target(roots, model)
+            continue
+        found = [path] if is_repository(path, listing) else find_repositories(path, skip)
+        for repository in found:
+            roots[repository] = None
+        if found:
+            continue
+        if is_repository(path.parent):  # a stray folder the server polls as a model too
             _add_target(roots, path)
         else:
-            roots[path] = None
+            empty.append(path)
     sources = [
         Source(root, frozenset(targets) if targets is not None else None)
         for root, targets in roots.items()
     ]
     sources.extend(Source(None, file=path) for path in standalone)
-    return sources, unusable
+    return Plan(sources, unusable, empty)
+
+
+def text_source(path: Path) -> Source:
+    """Where a config's text read from elsewhere (standard input) is checked as ``path``.
+
+    In its repository, when ``path`` is a model's ``config.pbtxt`` (the model folder may be
+    new, its repository must exist) or one of its ``configs/*.pbtxt`` on disk; else on its own.
+    """
+    path = Path(os.path.abspath(path))
+    model = model_of_file(path)
+    if model is None or not model.parent.is_dir():
+        return Source(None, file=path)
+    is_config = path.parent == model and path.name == CONFIG_NAME
+    is_alternative = path.parent == model / CONFIGS_FOLDER and path.is_file()
+    if not (is_config or is_alternative):
+        return Source(None, file=path)
+    return Source(model.parent, frozenset({model}))
 
 
 def _add_target(roots: dict[Path, set[Path] | None], model: Path) -> None:

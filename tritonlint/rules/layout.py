@@ -7,7 +7,7 @@ from typing import Any, NamedTuple
 
 from tritonlint.diagnostics import Severity
 from tritonlint.repository.autofill import ENSEMBLE, PLATFORMS
-from tritonlint.repository.model import VersionStatus, path_problem
+from tritonlint.repository.model import VersionFolder, VersionStatus, path_problem
 from tritonlint.repository.versions import numbered, selected_versions
 from tritonlint.rules.context import ModelContext, RepositoryContext
 from tritonlint.rules.folder_contents import (
@@ -25,6 +25,7 @@ from tritonlint.rules.spelling import misspelt_backend
 #: A negative version reaches the backend as this much more (as an unsigned 64-bit number).
 _UINT64_RANGE = 2**64
 
+_CONFIG = "config.pbtxt"
 _NO_VERSION = "at least one version must be available under the version policy of model '{model}'"
 
 #: Backends that read their own model file to complete a config that is not there.
@@ -79,13 +80,14 @@ def missing_config(ctx: ModelContext) -> Iterator[Finding]:
             ctx.model.path,
             f"no config.pbtxt, and no model file that tells the backend: tritonserver refuses "
             f"it with 'Could not determine backend for model '{ctx.model.name}''. Add a "
-            "config.pbtxt with `platform` or `backend`",
+            "config.pbtxt with `platform` or `backend`" + _misplaced_hint(ctx),
         )
     elif completed.platform == "tensorflow_graphdef" or completed.backend == "pytorch":
         yield ctx.about(
             ctx.model.path,
             f"no config.pbtxt: the {completed.backend} backend cannot complete a "
-            f"configuration from {completed.default_model_filename}; add a config.pbtxt",
+            f"configuration from {completed.default_model_filename}; add a config.pbtxt"
+            + _misplaced_hint(ctx),
         )
 
 
@@ -166,7 +168,8 @@ def auto_completed_config(ctx: ModelContext) -> Iterator[Finding]:
     )
     yield ctx.about(
         ctx.model.path,
-        f"no config.pbtxt: {how}, which needs auto-complete enabled on the server",
+        f"no config.pbtxt: {how}, which needs auto-complete enabled on the server"
+        + _misplaced_hint(ctx),
     )
 
 
@@ -596,6 +599,74 @@ def invalid_file_name(ctx: ModelContext) -> Iterator[Finding]:
         if problem is not None:
             shown = repr(name if len(name) <= 40 else name[:40] + "...")
             yield ctx.at(path, f"{what} {shown} cannot name a file: {problem}")
+
+
+@rule(
+    "TL222",
+    "misplaced-config",
+    Severity.WARNING,
+    summary="a config.pbtxt in a version folder, where tritonserver never reads it",
+    explanation="""
+    tritonserver reads a model's configuration from `config.pbtxt` in the model folder
+    itself (or `configs/NAME.pbtxt` with `--model-config-name NAME`), never from a version
+    folder. A `config.pbtxt` inside `1/` is ignored: without one in the model folder the
+    server completes a configuration from the model file if the backend can (not the one
+    written), or refuses the model (TL210); with one there, the copy in `1/` is a stale
+    duplicate. Move it up to the model folder.
+    """,
+    bad="""
+    model_repository/classifier/1/config.pbtxt
+    model_repository/classifier/1/model.onnx
+    """,
+    good="""
+    model_repository/classifier/config.pbtxt
+    model_repository/classifier/1/model.onnx
+    """,
+)
+def misplaced_config(ctx: ModelContext) -> Iterator[Finding]:
+    if not ctx.in_repository:
+        return
+    has_top = ctx.model.entry(_CONFIG) is not None
+    for folder in _misplaced_configs(ctx):
+        if has_top:
+            message = (
+                f"tritonserver reads the config from the model folder ({ctx.model.name}/"
+                f"{_CONFIG}), never from a version folder: this copy in {folder.name}/ is "
+                "ignored; delete it, or move what differs into the model folder's config"
+            )
+        else:
+            message = (
+                "tritonserver reads the config from the model folder, never from a version "
+                f"folder: this one is ignored; move it up to {ctx.model.name}/{_CONFIG}"
+            )
+        yield ctx.about(folder.path / _CONFIG, message)
+
+
+#: Subfolders that are, or are meant as, version folders (``01`` and ``1.0`` included); a
+#: config.pbtxt in a folder with another name is not taken for a misplaced one.
+_VERSION_LIKE = frozenset(VersionStatus) - {VersionStatus.RESERVED, VersionStatus.NOT_A_NUMBER}
+
+
+def _misplaced_configs(ctx: ModelContext) -> list[VersionFolder]:
+    """The version folders of the model that hold a config.pbtxt."""
+    return [
+        folder
+        for folder in ctx.model.subfolders
+        if folder.status in _VERSION_LIKE
+        and (entry := folder.entry(_CONFIG)) is not None
+        and not entry.is_dir
+    ]
+
+
+def _misplaced_hint(ctx: ModelContext) -> str:
+    """Advice for a model without config.pbtxt that has one in a version folder."""
+    folders = _misplaced_configs(ctx)
+    if not folders:
+        return ""
+    return (
+        f" (the {_CONFIG} in {folders[0].name}/ is not read there: move it up to "
+        f"{ctx.model.name}/{_CONFIG})"
+    )
 
 
 @repository_rule(
