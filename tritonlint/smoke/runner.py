@@ -564,7 +564,7 @@ class _Run:
         if static is None:
             from tritonlint.engine import lint_paths
 
-            static = lint_paths([self.source]).diagnostics
+            static = lint_paths([self.source], repositories=[self.source]).diagnostics
         for name in names:
             folder = self.source / name
             self.static[name] = [d for d in static if in_folder(d, folder)]
