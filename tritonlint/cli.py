@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tritonlint import __version__
+from tritonlint.completion import SHELLS
 from tritonlint.report.console import (
     COLOR_CHOICES,
     may_be_terminal,
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from tritonlint.settings import Settings
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
-_COMMANDS = ("check", "rules", "explain", "smoke")
+_COMMANDS = ("check", "rules", "explain", "smoke", "completion")
 
 
 class UsageError(Exception):
@@ -116,6 +117,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     explain = commands.add_parser("explain", help="show the documentation of one rule")
     explain.add_argument("code", metavar="CODE")
+    completion = commands.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="Print the completion script of tritonlint for a shell. bash: "
+        "`source <(tritonlint completion bash)` (in ~/.bashrc); zsh: "
+        "`source <(tritonlint completion zsh)` (in ~/.zshrc, after compinit); fish: "
+        "`tritonlint completion fish > ~/.config/fish/completions/tritonlint.fish`.",
+    )
+    completion.add_argument("shell", choices=SHELLS, metavar="SHELL", help="bash, zsh or fish")
     return parser
 
 
@@ -397,6 +407,16 @@ def _explain(code: str) -> int:
     return EXIT_CLEAN
 
 
+def _completion(parser: argparse.ArgumentParser, shell: str) -> int:
+    from tritonlint.completion import completion_script
+    from tritonlint.rules.registry import all_rules
+
+    codes = [rule.code for rule in all_rules()]
+    with reader_may_leave():
+        print(completion_script(parser, shell, "check", {"explain": codes}), end="")
+    return EXIT_CLEAN
+
+
 def _misspelt_command(arguments: Sequence[str]) -> str | None:
     """What to say when the first argument is no path but close to a command's name."""
     if not arguments or arguments[0] in _COMMANDS or arguments[0].startswith("-"):
@@ -440,6 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _rules()
         if args.command == "explain":
             return _explain(args.code)
+        if args.command == "completion":
+            return _completion(parser, args.shell)
         if args.command == "check":
             return _check(args)
         if args.command == "smoke":
