@@ -277,3 +277,19 @@ def test_a_reader_that_leaves_early_keeps_a_failing_status(warned_only: Path) ->
     assert run_unread(warned_only, ["models", "--color", "always"]) == (0, "")
     assert run_unread(warned_only, ["rules"]) == (0, "")
     assert run_unread(warned_only, ["explain", "TL101"]) == (0, "")
+
+
+# --- the documented JSON fix ---------------------------------------------------------------------
+
+
+def test_the_readme_shows_the_fix_json_gives(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = readme.split("in the shape of ruff's JSON output", 1)[1]
+    documented = json.loads("{" + example.split("```json\n", 1)[1].split("```", 1)[0] + "}")
+    findings = json.loads(run(["fixtures/broken/unknown_field_dim", "--format", "json"], capsys)[1])
+    [typo] = [finding for finding in findings if finding["code"] == "TL101"]
+    assert documented == {"fix": typo["fix"]}
+    assert typo["url"].endswith("/docs/rules.md#tl101-unknown-field")
