@@ -20,8 +20,8 @@ CONFIG = ONNX_MODEL["config.pbtxt"]
 assert isinstance(CONFIG, str)
 
 JSON_KEYS = {
-    "code", "name", "severity", "message", "path",
-    "line", "column", "end_line", "end_column", "related", "fixes",
+    "code", "name", "severity", "message", "url", "path",
+    "line", "column", "end_line", "end_column", "related", "fix", "fixes",
 }  # fmt: skip
 
 
@@ -123,12 +123,24 @@ def test_json_output_keys_and_positions(workdir: Path, capsys: pytest.CaptureFix
         "name": "name-mismatch",
         "severity": "error",
         "message": by_code["TL201"]["message"],
+        "url": "https://github.com/tritonlint/tritonlint/blob/main/docs/rules.md#tl201-name-mismatch",
         "path": "models/renamed/config.pbtxt",
         "line": 1,
         "column": 7,
         "end_line": 1,
         "end_column": 14,
         "related": [],
+        "fix": {
+            "message": 'Set name to "renamed", the model folder\'s name',
+            "applicability": "safe",
+            "edits": [
+                {
+                    "content": '"renamed"',
+                    "location": {"row": 1, "column": 7},
+                    "end_location": {"row": 1, "column": 14},
+                }
+            ],
+        },
         "fixes": [
             {
                 "title": 'Set name to "renamed", the model folder\'s name',

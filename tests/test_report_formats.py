@@ -60,8 +60,10 @@ def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 
 
 def validate_sarif(log: dict[str, Any]) -> None:
+    """Validate against the SARIF 2.1.0 schema, formats ("uri", "date-time", ...) included."""
     schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
-    jsonschema.validators.validator_for(schema)(schema).validate(log)
+    validator = jsonschema.validators.validator_for(schema)
+    validator(schema, format_checker=validator.FORMAT_CHECKER).validate(log)
 
 
 def test_sarif_validates_against_the_schema(
@@ -94,6 +96,14 @@ def test_the_schema_check_is_real() -> None:
         validate_sarif(log)
 
 
+def test_the_schema_check_checks_uri_formats() -> None:
+    """A relative helpUri (as docs/rules.md#... once was) is no URI: the check must see it."""
+    log = sarif_log([])
+    log["runs"][0]["tool"]["driver"]["rules"][0]["helpUri"] = "docs/rules.md#tl001-not-utf8"
+    with pytest.raises(jsonschema.ValidationError, match="is not a 'uri'"):
+        validate_sarif(log)
+
+
 def test_sarif_rules_describe_each_rule(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     log = json.loads(run(["models/good", "--format", "sarif"], capsys)[1])
     rules = {rule["id"]: rule for rule in log["runs"][0]["tool"]["driver"]["rules"]}
@@ -101,13 +111,17 @@ def test_sarif_rules_describe_each_rule(workdir: Path, capsys: pytest.CaptureFix
     assert rule["name"] == "unknown-field"
     assert rule["shortDescription"] == {"text": "a field that the message type does not have"}
     assert rule["fullDescription"]["text"].startswith("Every field name must be a field")
-    assert rule["helpUri"] == "docs/rules.md#tl101-unknown-field"
+    assert rule["helpUri"] == (
+        "https://github.com/tritonlint/tritonlint/blob/main/docs/rules.md#tl101-unknown-field"
+    )
     assert rule["defaultConfiguration"] == {"level": "error"}
     assert rules["TL213"]["defaultConfiguration"] == {"level": "warning"}
     # The anchors are those of docs/rules.md.
     doc = (Path(__file__).parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
     assert "(#tl101-unknown-field)" in doc
     assert log["runs"][0]["results"] == []
+    driver = log["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://github.com/tritonlint/tritonlint"
 
 
 def test_sarif_results_have_rule_level_and_region(
@@ -131,11 +145,13 @@ def test_sarif_results_have_rule_level_and_region(
             }
         }
     ]
-    # A folder finding has no region; a warning is a warning.
+    # A folder finding names the folder (with the "/" of a folder) and its first line; a
+    # warning is a warning.
     folder = results["TL213"]
     assert folder["level"] == "warning"
     assert folder["locations"][0]["physicalLocation"] == {
-        "artifactLocation": {"uri": "models/warned/v1", "uriBaseId": "%SRCROOT%"}
+        "artifactLocation": {"uri": "models/warned/v1/", "uriBaseId": "%SRCROOT%"},
+        "region": {"startLine": 1},
     }
     # Related places.
     assert results["TL107"]["relatedLocations"] == [
@@ -261,11 +277,16 @@ def test_junit_suites_cases_and_failures(workdir: Path, capsys: pytest.CaptureFi
     assert (clean.get("name"), list(clean)) == ("tritonlint", [])
     assert suites["models/good"].get("failures") == "0"
     [renamed] = suites["models/renamed"].iter("testcase")
-    assert renamed.get("name") == "TL201 name-mismatch (models/renamed/config.pbtxt:1:7)"
+    assert renamed.get("name") == "TL201 name-mismatch"
     assert renamed.get("classname") == "models/renamed"
     assert (renamed.get("file"), renamed.get("line")) == ("models/renamed/config.pbtxt", "1")
     failure = renamed.find("failure")
     assert failure is not None and failure.get("type") == "TL201"
+    assert failure.get("message") == (
+        'models/renamed/config.pbtxt:1:7: name "other" differs from the model folder "renamed"; '
+        "tritonserver refuses it: unexpected directory name 'renamed' for model 'other', "
+        "directory name must equal model name"
+    )
     assert (failure.text or "").startswith("models/renamed/config.pbtxt:1:7: TL201 [error] ")
     # A warning is a passing test case that carries its message.
     [warned] = suites["models/warned"].iter("testcase")
@@ -277,6 +298,57 @@ def test_junit_suites_cases_and_failures(workdir: Path, capsys: pytest.CaptureFi
     assert "= note: first given here (models/duplicated/config.pbtxt:1:1)" in (
         duplicated.text or ""
     )
+
+
+def junit_cases(out: str) -> dict[str, ET.Element]:
+    """Every test case of a JUnit report by "suite: case name"."""
+    return {
+        f"{suite.get('name')}: {case.get('name')}": case
+        for suite in ET.fromstring(out).iter("testsuite")
+        for case in suite.iter("testcase")
+    }
+
+
+def test_junit_merges_a_rules_findings_in_a_model_and_keeps_names_when_lines_move(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_tree(workdir / "models" / "warned", {"v2/": None})  # a second TL213
+    duplicated = workdir / "models" / "duplicated" / "config.pbtxt"
+    duplicated.write_text("max_batch_size: 8\nmax_batch_size: 4\n" + CONFIG, encoding="utf-8")
+    out = run(["models", "--format", "junit"], capsys)[1]
+    cases = junit_cases(out)
+    assert sorted(cases) == [
+        "models/duplicated: TL107 duplicate-field",
+        "models/good: tritonlint",
+        "models/noversion: TL212 no-version-folder",
+        "models/renamed: TL201 name-mismatch",
+        "models/warned: TL213 ignored-version-folder",
+    ]
+    # Both duplicates (lines 2 and 4) in one failing test case, the first in its message.
+    failure = cases["models/duplicated: TL107 duplicate-field"].find("failure")
+    assert failure is not None
+    assert failure.get("message") == (
+        "models/duplicated/config.pbtxt:2:1: non-repeated field 'max_batch_size' is specified "
+        "more than once (and 1 more)"
+    )
+    body = (failure.text or "").splitlines()
+    assert [line.split(": TL107")[0] for line in body if "TL107" in line] == [
+        "models/duplicated/config.pbtxt:2:1",
+        "models/duplicated/config.pbtxt:4:1",
+    ]
+    root = ET.fromstring(out)
+    assert (root.get("tests"), root.get("failures")) == ("5", "3")
+    # Two warnings: one passing test case listing both.
+    warned = cases["models/warned: TL213 ignored-version-folder"]
+    assert warned.find("failure") is None
+    listed = (warned.findtext("system-out") or "").splitlines()
+    assert [line.split(":")[0] for line in listed] == ["models/warned/v1", "models/warned/v2"]
+    # Lines move: the same test cases, by name.
+    duplicated.write_text("\n\n# moved\n" + duplicated.read_text(encoding="utf-8"))
+    moved = junit_cases(run(["models", "--format", "junit"], capsys)[1])
+    assert sorted(moved) == sorted(cases)
+    failure = moved["models/duplicated: TL107 duplicate-field"].find("failure")
+    assert failure is not None and "config.pbtxt:5:1" in (failure.get("message") or "")
 
 
 def test_junit_of_a_clean_run_and_of_a_missing_path(
@@ -364,8 +436,8 @@ def test_json_is_unchanged_by_the_new_options(
     findings = json.loads(run(["models", "--format", "json"], capsys)[1])
     assert {tuple(sorted(f)) for f in findings} == {
         (
-            "code", "column", "end_column", "end_line", "fixes", "line", "message", "name",
-            "path", "related", "severity",
+            "code", "column", "end_column", "end_line", "fix", "fixes", "line", "message",
+            "name", "path", "related", "severity", "url",
         )
     }  # fmt: skip
 

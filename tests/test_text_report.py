@@ -10,14 +10,25 @@ import pytest
 from rich.console import Console
 
 from tritonlint.cli import main
-from tritonlint.diagnostics import Diagnostic, RelatedLocation, Severity
-from tritonlint.report.text_report import render_text, summary_text, write_text
+from tritonlint.diagnostics import Diagnostic, Fix, RelatedLocation, Severity, TextEdit
+from tritonlint.report.text_report import (
+    FULL,
+    TextOptions,
+    help_text,
+    render_text,
+    summary_text,
+    write_text,
+)
 from tritonlint.span import Span
 
 #: A config whose lines hold what rich changes when it prints: tabs, a form feed, a carriage
 #: return, wide characters.
 SOURCE = 'name:\t"m"\r\nbackend: "\x0connx"\nlabel: "\u6f22\u5b57\tx"\n'
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+#: A fix whose title says what it does, with a tab in it.
+RENAME = Fix("Replace 'backend'\twith 'platform'", (TextEdit(Span(2, 1, 2, 8, 0, 7), "x"),))
 
 
 def span(line: int, column: int, end_column: int, end_line: int | None = None) -> Span:
@@ -39,19 +50,22 @@ def findings(config: Path) -> list[Diagnostic]:
         Diagnostic("TL212", "e", Severity.ERROR, "a folder\r", folder),
         Diagnostic("TL107", "f", Severity.ERROR, "twice", config, span(2, 1, 8), (first, around)),
         Diagnostic("TL001", "g", Severity.ERROR, "unreadable", folder / "gone", span(4, 1, 2)),
+        Diagnostic(
+            "TL101", "h", Severity.ERROR, "a fix", config, span(2, 1, 8), (first,), (RENAME,)
+        ),
     ]
 
 
-def rich_text(diagnostics: list[Diagnostic], models: int) -> str:
+def rich_text(diagnostics: list[Diagnostic], models: int, options: TextOptions = FULL) -> str:
     """The report as rich prints it where there is no terminal."""
     buffer = io.StringIO()
-    render_text(diagnostics, models, Console(file=buffer, highlight=False))
+    render_text(diagnostics, models, Console(file=buffer, highlight=False), options)
     return buffer.getvalue()
 
 
-def plain_text(diagnostics: list[Diagnostic], models: int) -> str:
+def plain_text(diagnostics: list[Diagnostic], models: int, options: TextOptions = FULL) -> str:
     buffer = io.StringIO()
-    write_text(diagnostics, models, buffer)
+    write_text(diagnostics, models, buffer, options)
     return buffer.getvalue()
 
 
@@ -63,11 +77,17 @@ def test_plain_text_is_what_rich_prints_without_a_terminal(
     config.parent.mkdir()
     config.write_bytes(SOURCE.encode())
     diagnostics = findings(config)
-    for models in (0, 1, 3):
-        assert plain_text(diagnostics, models) == rich_text(diagnostics, models)
-        assert plain_text([], models) == rich_text([], models)
-    for diagnostic in diagnostics:
-        assert plain_text([diagnostic], 1) == rich_text([diagnostic], 1)
+    every_style = [
+        TextOptions(concise, quiet) for concise in (False, True) for quiet in (False, True)
+    ]
+    for options in every_style:
+        for models in (0, 1, 3):
+            assert plain_text(diagnostics, models, options) == rich_text(
+                diagnostics, models, options
+            )
+            assert plain_text([], models, options) == rich_text([], models, options)
+        for diagnostic in diagnostics:
+            assert plain_text([diagnostic], 1, options) == rich_text([diagnostic], 1, options)
 
 
 def test_plain_text_of_a_finding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -96,6 +116,38 @@ def test_plain_text_of_a_finding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         "",
         "Found 1 error, 1 warning, 1 info (1 model checked).",
     ]
+
+
+def test_help_and_concise_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "m" / "config.pbtxt"
+    config.parent.mkdir()
+    config.write_bytes(SOURCE.encode())
+    *_, folder, _, _, fixed = findings(config)
+    assert plain_text([fixed], 1).splitlines() == [
+        "m/config.pbtxt:2:1: TL101 [error] a fix",
+        "  |",
+        '2 | backend: "onnx"',
+        "  | ^^^^^^^",
+        "  = note: first given here (m/config.pbtxt:1:1)",
+        "  = help: replace 'backend'     with 'platform'",
+        "",
+        "Found 1 error (1 model checked).",
+    ]
+    assert plain_text([fixed, folder], 1, TextOptions(concise=True)).splitlines() == [
+        "m/config.pbtxt:2:1: TL101 [error] a fix",
+        "m: TL212 [error] a folder",
+        "Found 2 errors (1 model checked).",
+    ]
+    assert plain_text([fixed, folder], 1, TextOptions(concise=True, quiet=True)).splitlines() == [
+        "m/config.pbtxt:2:1: TL101 [error] a fix",
+        "m: TL212 [error] a folder",
+    ]
+    # The title's first letter is lowered, unless it starts an acronym or a name.
+    assert help_text(fixed) == "replace 'backend'\twith 'platform'"
+    shouting = fixed._replace(fixes=(RENAME._replace(title="ONNX Runtime is the backend"),))
+    assert help_text(shouting) == "ONNX Runtime is the backend"
+    assert help_text(folder) is None
 
 
 def test_the_summary_line(tmp_path: Path) -> None:

@@ -24,8 +24,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tritonlint import __version__
+from tritonlint.completion import SHELLS
 from tritonlint.exit_status import EXIT_CLEAN, EXIT_USAGE, add_fail_options, exit_status
-from tritonlint.report.console import may_be_terminal, rich_console
+from tritonlint.report.console import (
+    COLOR_CHOICES,
+    may_be_terminal,
+    reader_may_leave,
+    rich_console,
+)
 from tritonlint.schema.releases import covered_releases, resolve_release
 from tritonlint.smoke.options import (
     SmokeUsageError,
@@ -41,7 +47,7 @@ if TYPE_CHECKING:
     from tritonlint.engine import LintOptions, LintResult
     from tritonlint.settings import Settings
 
-_COMMANDS = ("check", "rules", "explain", "smoke")
+_COMMANDS = ("check", "rules", "explain", "smoke", "completion")
 
 
 class UsageError(Exception):
@@ -130,28 +136,58 @@ def _parser() -> argparse.ArgumentParser:
     )
     explain = commands.add_parser("explain", help="show the documentation of one rule")
     explain.add_argument("code", metavar="CODE")
+    completion = commands.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="Print the completion script of tritonlint for a shell. bash: "
+        "`source <(tritonlint completion bash)` (in ~/.bashrc); zsh: "
+        "`source <(tritonlint completion zsh)` (in ~/.zshrc, after compinit); fish: "
+        "`tritonlint completion fish > ~/.config/fish/completions/tritonlint.fish`.",
+    )
+    completion.add_argument("shell", choices=SHELLS, metavar="SHELL", help="bash, zsh or fish")
     return parser
 
 
-REPORT_FORMATS = ("text", "json", "sarif", "github", "junit")
+#: ``full`` is ``text`` under ruff's name for it; ``concise`` is text, one line per finding.
+REPORT_FORMATS = ("text", "full", "concise", "json", "sarif", "github", "junit", "gitlab")
+#: The formats the text report's options (--quiet, the statistics table after it) apply to.
+_TEXT_FORMATS = ("text", "concise")
 
 
 def _add_report_options(check: argparse.ArgumentParser) -> None:
-    """--format, --output, --statistics, --fail-on and --exit-zero."""
+    """--format (--output-format), --output, --quiet, --color, --statistics, --fail-on and
+    --exit-zero."""
     check.add_argument(
         "--format",
+        "--output-format",
+        dest="format",
         choices=REPORT_FORMATS,
         default=None,
-        help="how to report findings (default: github when GITHUB_ACTIONS=true, else text)",
+        help="how to report findings: text (also called full) with the source line of each, "
+        "concise (one line each), json, sarif, github (annotations), junit or gitlab (Code "
+        "Quality) (default: github when GITHUB_ACTIONS=true, else text)",
     )
     check.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write the report to FILE, not stdout"
     )
     check.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print the findings alone, without the summary line (text, concise and github)",
+    )
+    check.add_argument(
+        "--color",
+        choices=COLOR_CHOICES,
+        default="auto",
+        help="colour the text report: auto (on a terminal, as NO_COLOR and FORCE_COLOR say), "
+        "always or never (over the terminal and the environment)",
+    )
+    check.add_argument(
         "--statistics",
         action="store_true",
-        help="after the findings, print how many each rule has (text and github formats, or "
-        "with --output)",
+        help="after the findings, print how many each rule has (text, concise and github "
+        "formats, or with --output)",
     )
     add_fail_options(check)
 
@@ -204,7 +240,8 @@ def _check(args: argparse.Namespace) -> int:
     if result.empty:
         return _nothing_checked(result, report_format, args)
     if not args.smoke:
-        _report(result, report_format, args)
+        with reader_may_leave():
+            _report(result, report_format, args)
         return _exit_status(result, args)
     from tritonlint.smoke.command import run_check_smoke
 
@@ -212,9 +249,10 @@ def _check(args: argparse.Namespace) -> int:
         smoke = run_check_smoke(args, result, options)
     except SmokeUsageError as error:
         raise UsageError(str(error)) from None
-    _report(smoke.result, report_format, args)
-    to_stdout = report_format == "text" and args.output is None
-    smoke.show(rich_console(stderr=not to_stdout))
+    with reader_may_leave():
+        _report(smoke.result, report_format, args)
+        to_stdout = report_format in _TEXT_FORMATS and args.output is None
+        smoke.show(rich_console(args.color, stderr=not to_stdout))
     return _exit_status(smoke.result, args)
 
 
@@ -286,11 +324,14 @@ def _lint_options(args: argparse.Namespace, settings: Settings, release: str) ->
 
 
 def _report_format(args: argparse.Namespace) -> str:
-    """The format asked for, or github in GitHub Actions, else text; checks --statistics."""
+    """The format asked for (``full`` is ``text``), or github in GitHub Actions, else text;
+    checks --statistics."""
     chosen: str = args.format or (
         "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
     )
-    if args.statistics and chosen not in ("text", "github") and args.output is None:
+    if chosen == "full":
+        chosen = "text"
+    if args.statistics and chosen not in (*_TEXT_FORMATS, "github") and args.output is None:
         raise UsageError(
             f"--statistics prints a table, which would break the {chosen} report on stdout; "
             "write the report to a file with --output"
@@ -320,39 +361,40 @@ def _nothing_checked(result: LintResult, report_format: str, args: argparse.Name
 
 def _report(result: LintResult, report_format: str, args: argparse.Namespace) -> None:
     """Print the report, or write it to ``--output``; then the statistics, if asked for."""
-    if report_format == "text":
-        _report_text(result, args)
+    if report_format in _TEXT_FORMATS:
+        _report_text(result, report_format, args)
         return
-    report = _render(report_format, result)
-    if args.output is None:
+    report = _render(report_format, result, args.quiet)
+    if args.output is not None:
+        _write(args.output, report + "\n" if report else "")
+    elif report:
         print(report)
-    else:
-        _write(args.output, report + "\n")
     if args.statistics:
-        _print_statistics(result.diagnostics, rich_console())
+        _print_statistics(result.diagnostics, rich_console(args.color))
 
 
-def _report_text(result: LintResult, args: argparse.Namespace) -> None:
+def _report_text(result: LintResult, report_format: str, args: argparse.Namespace) -> None:
     """The text report: through rich on what may be a terminal (in colour), else plain."""
-    from tritonlint.report.text_report import render_text, write_text
+    from tritonlint.report.text_report import TextOptions, render_text, write_text
 
     diagnostics, models = result.diagnostics, result.models_checked
+    options = TextOptions(concise=report_format == "concise", quiet=args.quiet)
     if args.output is not None:
         buffer = io.StringIO()
-        write_text(diagnostics, models, buffer, result.texts)
+        write_text(diagnostics, models, buffer, options, result.texts)
         if args.statistics:
             _print_statistics(diagnostics, rich_console(file=buffer, no_color=True, width=100))
         _write(args.output, buffer.getvalue())
         return
-    if may_be_terminal(sys.stdout):
-        render_text(diagnostics, models, rich_console(), result.texts)
+    if may_be_terminal(sys.stdout, args.color):
+        render_text(diagnostics, models, rich_console(args.color), options, result.texts)
     else:
-        write_text(diagnostics, models, sys.stdout, result.texts)
+        write_text(diagnostics, models, sys.stdout, options, result.texts)
     if args.statistics:
-        _print_statistics(diagnostics, rich_console())
+        _print_statistics(diagnostics, rich_console(args.color))
 
 
-def _render(report_format: str, result: LintResult) -> str:
+def _render(report_format: str, result: LintResult, quiet: bool) -> str:
     """The report in one of the machine-readable formats (only its module is imported)."""
     diagnostics = result.diagnostics
     if report_format == "json":
@@ -366,7 +408,11 @@ def _render(report_format: str, result: LintResult) -> str:
     if report_format == "github":
         from tritonlint.report.github import render_github
 
-        return render_github(diagnostics, result.models_checked)
+        return render_github(diagnostics, result.models_checked, quiet)
+    if report_format == "gitlab":
+        from tritonlint.report.gitlab import render_gitlab
+
+        return render_gitlab(diagnostics)
     from tritonlint.report.junit import render_junit
 
     return render_junit(diagnostics, result.checked)
@@ -412,7 +458,8 @@ def _rules() -> int:
             rule.pack,
             rule.summary,
         )
-    rich_console().print(table)
+    with reader_may_leave():
+        rich_console().print(table)
     return EXIT_CLEAN
 
 
@@ -425,7 +472,18 @@ def _explain(code: str) -> int:
     rule = by_code(code) or next((r for r in all_rules() if r.name == code), None)
     if rule is None:
         raise UsageError(f"no rule {code!r}; `tritonlint rules` lists them")
-    rich_console().print(Markdown(rule_markdown(rule)))
+    with reader_may_leave():
+        rich_console().print(Markdown(rule_markdown(rule)))
+    return EXIT_CLEAN
+
+
+def _completion(parser: argparse.ArgumentParser, shell: str) -> int:
+    from tritonlint.completion import completion_script
+    from tritonlint.rules.registry import all_rules
+
+    codes = [rule.code for rule in all_rules()]
+    with reader_may_leave():
+        print(completion_script(parser, shell, "check", {"explain": codes}), end="")
     return EXIT_CLEAN
 
 
@@ -473,11 +531,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.markdown:
                 from tritonlint.report.rules_doc import render_rules_doc
 
-                print(render_rules_doc(), end="")
+                with reader_may_leave():
+                    print(render_rules_doc(), end="")
                 return EXIT_CLEAN
             return _rules()
         if args.command == "explain":
             return _explain(args.code)
+        if args.command == "completion":
+            return _completion(parser, args.shell)
         if args.command == "check":
             return _check(args)
         if args.command == "smoke":
@@ -490,7 +551,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return EXIT_USAGE
     except UsageError as error:
-        rich_console(stderr=True).print(f"tritonlint: error: {error}", style="bold red")
+        color = getattr(args, "color", "auto")
+        rich_console(color, stderr=True).print(f"tritonlint: error: {error}", style="bold red")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

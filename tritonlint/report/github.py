@@ -5,7 +5,7 @@ name-mismatch::message`` (on one line); warnings are ``::warning``, info finding
 ``::notice``. GitHub shows columns only within one line, so a finding over several lines
 gives its lines alone, and a finding about a folder only its path. Data is escaped as the
 Actions toolkit does (``%``, CR and LF; in properties also ``:`` and ``,``). A plain summary
-line follows the annotations; GitHub shows it in the log as it is.
+line follows the annotations (unless the report is quiet); GitHub shows it in the log as it is.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def annotation(diagnostic: Diagnostic) -> str:
     return f"::{COMMANDS[diagnostic.severity]} {listed}::{escape_data(message)}"
 
 
-def render_github(diagnostics: list[Diagnostic], models_checked: int) -> str:
+def render_github(diagnostics: list[Diagnostic], models_checked: int, quiet: bool = False) -> str:
     lines = [annotation(d) for d in diagnostics]
-    lines.append(summary_text(diagnostics, models_checked))
+    if not quiet:
+        lines.append(summary_text(diagnostics, models_checked))
     return "\n".join(lines)

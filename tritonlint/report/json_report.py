@@ -1,12 +1,20 @@
-"""``--format json``: one JSON array of findings, 1-based lines and columns."""
+"""``--format json``: one JSON array of findings, 1-based lines and columns.
+
+Each finding carries ``url``, its rule's documentation, and ``fix``: the fix the rule suggests
+first, in the shape ruff's JSON output gives fixes (``message``, ``applicability``, and
+``edits`` of ``content`` from ``location`` to ``end_location``, each a ``row`` and a
+``column``), or null. ``fixes`` lists every fix offered, in tritonlint's own shape.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from tritonlint.diagnostics import Diagnostic
+from tritonlint.diagnostics import Diagnostic, Fix
+from tritonlint.report.links import rule_url
 from tritonlint.report.paths import display_path
+from tritonlint.rules.registry import by_code
 from tritonlint.span import Span
 
 
@@ -21,18 +29,41 @@ def _position(span: Span | None) -> dict[str, int | None]:
     }
 
 
+def _fix(fix: Fix) -> dict[str, Any]:
+    """A fix as ruff writes one: where each edit starts and ends, and what goes there."""
+    return {
+        "message": fix.title,
+        "applicability": fix.applicability.value,
+        "edits": [
+            {
+                "content": edit.new_text,
+                "location": {"row": edit.span.line, "column": edit.span.column},
+                "end_location": {"row": edit.span.end_line, "column": edit.span.end_column},
+            }
+            for edit in fix.edits
+        ],
+    }
+
+
+def _url(code: str) -> str | None:
+    rule = by_code(code)
+    return rule_url(rule) if rule is not None else None
+
+
 def to_json_object(diagnostic: Diagnostic) -> dict[str, Any]:
     return {
         "code": diagnostic.code,
         "name": diagnostic.name,
         "severity": diagnostic.severity.value,
         "message": diagnostic.message,
+        "url": _url(diagnostic.code),
         "path": display_path(diagnostic.path),
         **_position(diagnostic.span),
         "related": [
             {"path": display_path(r.path), "message": r.message, **_position(r.span)}
             for r in diagnostic.related
         ],
+        "fix": _fix(diagnostic.fixes[0]) if diagnostic.fixes else None,
         "fixes": [
             {
                 "title": fix.title,

@@ -1,10 +1,14 @@
 """``--format junit``: JUnit XML, for CI systems that show test reports.
 
 One ``testsuite`` per model checked (a loose config file: per file), named by its path; in
-it one ``testcase`` per finding, or one passing ``tritonlint`` test case when the model has
-no finding. A finding of error severity is a ``failure``; warnings and info findings are
-passing test cases that carry their message in ``system-out``. A finding outside every model
-checked (a path that does not exist, a repository-wide finding) gets a suite of its own path.
+it one ``testcase`` per rule with findings in the model, named by the rule alone (``TL201
+name-mismatch``) so that a test case keeps its name, and its history in a CI system, when
+lines move; or one passing ``tritonlint`` test case when the model has no finding. The
+findings of one rule in one model are one test case that lists them all, each with its place
+(``path:line:col: CODE [severity] message``): in its ``failure`` when one of them is an error
+(the failure's ``message`` is the first finding's place and message, and how many more there
+are), else in ``system-out`` of a passing test case. A finding outside every model checked (a
+path that does not exist, a repository-wide finding) gets a suite of its own path.
 """
 
 from __future__ import annotations
@@ -49,26 +53,36 @@ def _details(diagnostic: Diagnostic) -> str:
         if related.span is not None:
             where += f":{related.span.line}:{related.span.column}"
         lines.append(f"  = note: {related.message} ({where})")
-    return _xml("\n".join(lines))
+    return "\n".join(lines)
 
 
-def _testcase(suite: ET.Element, classname: str, diagnostic: Diagnostic) -> None:
-    name = f"{diagnostic.code} {diagnostic.name} ({_location(diagnostic)})"
+def _headline(found: Sequence[Diagnostic]) -> str:
+    """The failure's message: the first finding's place and message, and how many more."""
+    first = found[0]
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    return f"{_location(first)}: {first.message}{more}"
+
+
+def _testcase(suite: ET.Element, classname: str, found: Sequence[Diagnostic]) -> bool:
+    """The test case of one rule's findings in one model; whether it failed."""
+    first = found[0]
     case = ET.SubElement(
         suite,
         "testcase",
-        {"name": _xml(name), "classname": _xml(classname), "time": "0"},
+        {"name": f"{first.code} {first.name}", "classname": _xml(classname), "time": "0"},
     )
-    case.set("file", _xml(display_path(diagnostic.path)))
-    if diagnostic.span is not None:
-        case.set("line", str(diagnostic.span.line))
-    if diagnostic.severity is Severity.ERROR:
+    case.set("file", _xml(display_path(first.path)))
+    if first.span is not None:
+        case.set("line", str(first.span.line))
+    details = _xml("\n".join(_details(d) for d in found))
+    if any(d.severity is Severity.ERROR for d in found):
         failure = ET.SubElement(
-            case, "failure", {"message": _xml(diagnostic.message), "type": diagnostic.code}
+            case, "failure", {"message": _xml(_headline(found)), "type": first.code}
         )
-        failure.text = _details(diagnostic)
-    else:
-        ET.SubElement(case, "system-out").text = _details(diagnostic)
+        failure.text = details
+        return True
+    ET.SubElement(case, "system-out").text = details
+    return False
 
 
 def render_junit(diagnostics: list[Diagnostic], checked: Sequence[Path]) -> str:
@@ -80,24 +94,17 @@ def render_junit(diagnostics: list[Diagnostic], checked: Sequence[Path]) -> str:
     total = failures = 0
     for path, found in sorted(groups.items(), key=lambda item: str(item[0])):
         name = _xml(display_path(path))
-        failed = sum(1 for d in found if d.severity is Severity.ERROR)
-        tests = max(1, len(found))
-        suite = ET.SubElement(
-            root,
-            "testsuite",
-            {
-                "name": name,
-                "tests": str(tests),
-                "failures": str(failed),
-                "errors": "0",
-                "skipped": "0",
-                "time": "0",
-            },
-        )
-        if not found:
-            ET.SubElement(suite, "testcase", {"name": CLEAN_CASE, "classname": name, "time": "0"})
+        suite = ET.SubElement(root, "testsuite", {"name": name})
+        by_rule: dict[str, list[Diagnostic]] = {}
         for diagnostic in found:
-            _testcase(suite, name, diagnostic)
+            by_rule.setdefault(diagnostic.code, []).append(diagnostic)
+        if not by_rule:
+            ET.SubElement(suite, "testcase", {"name": CLEAN_CASE, "classname": name, "time": "0"})
+        failed = sum(_testcase(suite, name, same) for _, same in sorted(by_rule.items()))
+        tests = max(1, len(by_rule))
+        suite.attrib.update(
+            tests=str(tests), failures=str(failed), errors="0", skipped="0", time="0"
+        )
         total += tests
         failures += failed
     root.set("tests", str(total))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tritonlint.report.links import github_anchor, rule_heading
 from tritonlint.rules.registry import Rule, all_rules
 from tritonlint.schema.releases import available_releases
 
@@ -25,7 +26,7 @@ def in_default_set(rule: Rule) -> str:
 def rule_markdown(rule: Rule, heading: str = "##") -> str:
     """A rule's documentation: what it checks, why, examples, the server's message."""
     lines = [
-        f"{heading} {rule.code} {rule.name}",
+        f"{heading} {rule_heading(rule)}",
         "",
         f"*{rule.severity.value}*, pack `{rule.pack}`{_OPT_IN if rule.opt_in else ''}: "
         f"{rule.summary}.",
@@ -79,7 +80,7 @@ def render_rules_doc() -> str:
     ]
     for rule in rules:
         summary = rule.summary.replace("|", "\\|")
-        anchor = f"{rule.code}-{rule.name}".lower()
+        anchor = github_anchor(rule_heading(rule))
         lines.append(
             f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.severity.value} | "
             f"{in_default_set(rule)} | {rule.pack} | {summary} |"

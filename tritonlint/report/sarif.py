@@ -1,25 +1,30 @@
 """``--format sarif``: a SARIF 2.1.0 log with one run, for code-scanning services.
 
 Every rule is described in ``tool.driver.rules`` (id = code, name, short and full
-description, help and a link to its section of docs/rules.md, default level); each finding is
-a result with its rule, level, message and place. Paths are relative to the working directory
-(``uriBaseId`` ``%SRCROOT%``, which ``originalUriBaseIds`` resolves), with forward slashes;
-a path outside the working directory is an absolute ``file:`` URI. Columns count Unicode code
-points (``columnKind``), ``endColumn`` is the column after the last character, and a finding
-about a folder has no region.
+description, help and the URL of its section of the published docs/rules.md, default level);
+each finding is a result with its rule, level, message and place. Paths are relative to the
+working directory (``uriBaseId`` ``%SRCROOT%``, which ``originalUriBaseIds`` resolves), with
+forward slashes; a path outside the working directory is an absolute ``file:`` URI. Columns
+count Unicode code points (``columnKind``), and ``endColumn`` is the column after the last
+character.
+
+A finding about a folder (a model folder without a version folder) has the folder's URI, with
+the trailing ``/`` that marks a folder, and the region ``startLine: 1``: it has no lines, but
+code-scanning services (GitHub's among them) and the SARIF multitool's validation want a
+region in every location, and this one stands for the whole of it.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
 from tritonlint import __version__
 from tritonlint.diagnostics import Diagnostic, Severity
+from tritonlint.report.links import DOCUMENTATION_HOME, rule_url
 from tritonlint.report.paths import display_path
 from tritonlint.report.rules_doc import rule_markdown
 from tritonlint.rules.registry import Rule, all_rules
@@ -29,29 +34,7 @@ SCHEMA_URI = (
     "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 )
 SRCROOT = "%SRCROOT%"
-#: Where a rule's documentation is, relative to the root of tritonlint's source tree.
-RULES_DOC = "docs/rules.md"
-
 LEVELS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
-
-
-def help_uri(rule: Rule) -> str:
-    """The rule's section of docs/rules.md (the anchor its heading gets)."""
-    return f"{RULES_DOC}#{rule.code.lower()}-{rule.name}"
-
-
-def _information_uri() -> str | None:
-    """The project's home page, where the installed package's metadata names one."""
-    try:
-        meta = metadata.metadata("tritonlint")
-    except metadata.PackageNotFoundError:
-        return None
-    for entry in meta.get_all("Project-URL") or []:
-        label, _, url = str(entry).partition(",")
-        if label.strip().lower() in ("homepage", "home", "source", "repository"):
-            return url.strip()
-    home = meta.get_all("Home-page") or []
-    return str(home[0]).strip() if home else None
 
 
 def _rule_object(rule: Rule) -> dict[str, Any]:
@@ -61,7 +44,7 @@ def _rule_object(rule: Rule) -> dict[str, Any]:
         "shortDescription": {"text": rule.summary},
         "fullDescription": {"text": rule.explanation},
         "help": {"text": rule.explanation, "markdown": rule_markdown(rule, heading="#")},
-        "helpUri": help_uri(rule),
+        "helpUri": rule_url(rule),
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
         "properties": {"pack": rule.pack},
     }
@@ -69,12 +52,15 @@ def _rule_object(rule: Rule) -> dict[str, Any]:
 
 def _artifact(path: Path) -> dict[str, str]:
     shown = display_path(path)
+    folder = "/" if os.path.isdir(path) else ""
     if os.path.isabs(shown):
-        return {"uri": Path(shown).as_uri()}
-    return {"uri": quote(Path(shown).as_posix(), safe="/"), "uriBaseId": SRCROOT}
+        return {"uri": Path(shown).as_uri().rstrip("/") + folder}
+    return {"uri": quote(Path(shown).as_posix(), safe="/") + folder, "uriBaseId": SRCROOT}
 
 
-def _region(span: Span) -> dict[str, int]:
+def _region(span: Span | None) -> dict[str, int]:
+    if span is None:  # a folder, or a file as a whole
+        return {"startLine": 1}
     return {
         "startLine": span.line,
         "startColumn": span.column,
@@ -84,9 +70,10 @@ def _region(span: Span) -> dict[str, int]:
 
 
 def _location(path: Path, span: Span | None, message: str | None = None) -> dict[str, Any]:
-    physical: dict[str, Any] = {"artifactLocation": _artifact(path)}
-    if span is not None:
-        physical["region"] = _region(span)
+    physical: dict[str, Any] = {
+        "artifactLocation": _artifact(path),
+        "region": _region(span),
+    }
     location: dict[str, Any] = {"physicalLocation": physical}
     if message is not None:
         location["message"] = {"text": message}
@@ -117,11 +104,9 @@ def sarif_log(diagnostics: list[Diagnostic]) -> dict[str, Any]:
         "name": "tritonlint",
         "version": __version__,
         "semanticVersion": __version__,
+        "informationUri": DOCUMENTATION_HOME,
         "rules": [_rule_object(rule) for rule in rules],
     }
-    information = _information_uri()
-    if information:
-        driver["informationUri"] = information
     root = Path.cwd().as_uri().rstrip("/") + "/"
     run = {
         "tool": {"driver": driver},

@@ -1,5 +1,10 @@
 """Text output in the style of rustc and ruff: location, code, message, source line, caret.
 
+A finding is its heading (``path:line:col: CODE [severity] message``), the source line with
+carets under what it points at, a ``= note:`` line for each related place and, where the rule
+suggests a fix, a ``= help:`` line saying what the fix does. The concise style is the heading
+alone, one line per finding. A summary line ends the report, unless it is quiet.
+
 The report is made of lines of styled pieces. A terminal gets them through rich, in colour
 (:func:`render_text`); a pipe or a file gets them as plain text (:func:`write_text`), without
 importing rich, whose import alone costs a one-file run more than the lint itself. The plain
@@ -13,13 +18,25 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.report.paths import display_path
 
 if TYPE_CHECKING:
     from rich.console import Console
+
+
+class TextOptions(NamedTuple):
+    """How the text report looks."""
+
+    #: One line per finding: no source line, notes or help.
+    concise: bool = False
+    #: The findings alone, without the summary line.
+    quiet: bool = False
+
+
+FULL = TextOptions()
 
 #: Text and its rich style ("" for none).
 Piece = tuple[str, str]
@@ -96,15 +113,36 @@ def _note(diagnostic: Diagnostic) -> Iterator[Line]:
         yield (("  = note: ", "bold"), (f"{related.message} ({where})", ""))
 
 
+def help_text(diagnostic: Diagnostic) -> str | None:
+    """The next step a finding's first fix takes, as a help line says it (lower case first,
+    as rustc's and ruff's help lines are): ``replace 'dim' with 'dims'``."""
+    if not diagnostic.fixes:
+        return None
+    title = diagnostic.fixes[0].title
+    if title[1:2].isupper():  # an acronym or a name: leave it as it is
+        return title
+    return title[:1].lower() + title[1:]
+
+
+def _help(diagnostic: Diagnostic) -> Iterator[Line]:
+    text = help_text(diagnostic)
+    if text is not None:
+        yield (("  = help: ", "bold cyan"), (text, ""))
+
+
 def _findings(
-    diagnostics: list[Diagnostic], texts: Mapping[Path, str] | None = None
+    diagnostics: list[Diagnostic], concise: bool, texts: Mapping[Path, str] | None = None
 ) -> Iterator[Line]:
-    """Every finding: its heading, the source line it points at, its notes."""
+    """Every finding: its heading, then (unless concise) the source line it points at, its
+    notes and its help."""
     sources = _Sources(texts)
     for diagnostic in diagnostics:
         yield _heading(diagnostic)
+        if concise:
+            continue
         yield from _frame(diagnostic, sources)
         yield from _note(diagnostic)
+        yield from _help(diagnostic)
         if diagnostic.span is not None:
             yield ()
 
@@ -133,24 +171,29 @@ def render_text(
     diagnostics: list[Diagnostic],
     models: int,
     console: Console,
+    options: TextOptions = FULL,
     texts: Mapping[Path, str] | None = None,
 ) -> None:
     """The report on a rich console (in colour on a terminal)."""
     from rich.text import Text
 
-    for line in _findings(diagnostics, texts):
+    for line in _findings(diagnostics, options.concise, texts):
         console.print(Text.assemble(*line), soft_wrap=True, highlight=False)
-    console.print(Text.assemble(*_summary(diagnostics, models)), highlight=False)
+    if not options.quiet:
+        console.print(Text.assemble(*_summary(diagnostics, models)), highlight=False)
 
 
 def write_text(
     diagnostics: list[Diagnostic],
     models: int,
     stream: TextIO,
+    options: TextOptions = FULL,
     texts: Mapping[Path, str] | None = None,
 ) -> None:
     """The report as plain text, as rich prints it where there is no terminal."""
-    lines = [*_findings(diagnostics, texts), _summary(diagnostics, models)]
+    lines = list(_findings(diagnostics, options.concise, texts))
+    if not options.quiet:
+        lines.append(_summary(diagnostics, models))
     stream.write("".join(_plain_line(line) + "\n" for line in lines))
 
 
