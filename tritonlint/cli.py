@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tritonlint import __version__
-from tritonlint.completion import SHELLS
 from tritonlint.exit_status import EXIT_CLEAN, EXIT_USAGE, add_fail_options, exit_status
 from tritonlint.report.console import (
     COLOR_CHOICES,
@@ -48,6 +47,8 @@ if TYPE_CHECKING:
     from tritonlint.settings import Settings
 
 _COMMANDS = ("check", "rules", "explain", "smoke", "completion")
+#: The shells `tritonlint completion` writes a script for (tritonlint/completion.py).
+SHELLS = ("bash", "zsh", "fish")
 
 
 class UsageError(Exception):

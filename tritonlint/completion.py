@@ -16,7 +16,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
-SHELLS = ("bash", "zsh", "fish")
 #: Metavariables of arguments that name a file or folder.
 _PATH_METAVARS = ("FILE", "PATH", "REPO", "DIR")
 

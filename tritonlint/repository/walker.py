@@ -17,7 +17,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
-from tritonlint.repository.discovery import find_repositories
 from tritonlint.repository.model import (
     ConfigLoader,
     Entry,
@@ -223,7 +222,8 @@ def plan(
     settings) or one of its subfolders is a model folder; the model, when it is a model
     folder, a version folder of one, a subfolder of one of ``repositories``, or a stray
     folder of a repository; else every repository found below it (see
-    :func:`find_repositories`; ``skip`` names folders not to search).
+    :func:`~tritonlint.repository.discovery.find_repositories`; ``skip`` names folders not to
+    search).
     """
     known = {Path(os.path.abspath(folder)) for folder in repositories}
     roots: dict[Path, set[Path] | None] = {}
@@ -259,7 +259,7 @@ def plan(
         if model is not None:
             _add_target(roots, model)
             continue
-        found = [path] if is_repository(path, listing) else find_repositories(path, skip)
+        found = [path] if is_repository(path, listing) else _search(path, skip)
         for repository in found:
             roots[repository] = None
         if found:
@@ -274,6 +274,15 @@ def plan(
     ]
     sources.extend(Source(None, file=path) for path in standalone)
     return Plan(sources, unusable, empty)
+
+
+def _search(top: Path, skip: Callable[[Path], bool] | None) -> list[Path]:
+    """The repositories below ``top``; the search (which may ask git) is imported only when
+    a folder named is neither a repository nor a model, as a lint of a config file needs
+    none of it."""
+    from tritonlint.repository.discovery import find_repositories
+
+    return find_repositories(top, skip)
 
 
 def text_source(path: Path) -> Source:
