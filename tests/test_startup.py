@@ -33,6 +33,7 @@ REPORT_MODULES = {
     "sarif": "tritonlint.report.sarif",
     "github": "tritonlint.report.github",
     "junit": "tritonlint.report.junit",
+    "gitlab": "tritonlint.report.gitlab",
 }
 
 
@@ -67,6 +68,8 @@ def test_a_lint_reported_to_a_pipe_loads_no_report_it_does_not_print(tmp_path: P
     assert under(modules, "tritonlint.server", "tritonlint.conformance") == set()
     assert under(modules, "tritonlint.smoke") <= {"tritonlint.smoke", "tritonlint.smoke.options"}
     assert modules & {*REPORT_MODULES.values(), "tritonlint.report.statistics"} == set()
+    # A config file is no folder to search for repositories: git is not asked.
+    assert modules & {"subprocess", "tritonlint.repository.discovery", "tritonlint.completion"} == set()
 
 
 @pytest.mark.parametrize("report_format", sorted(REPORT_MODULES))
