@@ -69,7 +69,10 @@ def test_a_lint_reported_to_a_pipe_loads_no_report_it_does_not_print(tmp_path: P
     assert under(modules, "tritonlint.smoke") <= {"tritonlint.smoke", "tritonlint.smoke.options"}
     assert modules & {*REPORT_MODULES.values(), "tritonlint.report.statistics"} == set()
     # A config file is no folder to search for repositories: git is not asked.
-    assert modules & {"subprocess", "tritonlint.repository.discovery", "tritonlint.completion"} == set()
+    assert (
+        modules & {"subprocess", "tritonlint.repository.discovery", "tritonlint.completion"}
+        == set()
+    )
 
 
 @pytest.mark.parametrize("report_format", sorted(REPORT_MODULES))
