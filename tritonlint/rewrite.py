@@ -1,0 +1,79 @@
+"""Changing a user's file: apply text edits, show the change as a diff, write it in place.
+
+What the formatter and ``--fix`` share. A file is only ever rewritten through
+:func:`write_in_place`: the new text goes to a temporary file beside it, which is renamed over
+the original, so a reader or an interrupted run never sees half a file; the file keeps its
+permission bits, and a symbolic link stays a link (its target is rewritten).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import os
+import stat
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from tritonlint.diagnostics import TextEdit
+
+
+class OverlappingEdits(ValueError):
+    """Two edits change the same part of a text: they cannot both be applied."""
+
+
+def apply_edits(text: str, edits: Iterable[TextEdit]) -> str:
+    """``text`` with ``edits`` applied by their offsets; raises :class:`OverlappingEdits`.
+
+    Two insertions at the same offset are applied in the order given.
+    """
+    ordered = sorted(enumerate(edits), key=lambda item: (item[1].span.start, item[0]))
+    pieces: list[str] = []
+    done = 0
+    for _, edit in ordered:
+        start, end = edit.span.start, edit.span.end
+        if start < done or end < start or end > len(text):
+            raise OverlappingEdits(f"edit of {start}..{end} overlaps another or leaves the text")
+        pieces.append(text[done:start])
+        pieces.append(edit.new_text)
+        done = end
+    pieces.append(text[done:])
+    return "".join(pieces)
+
+
+def unified_diff(name: str, before: str, after: str) -> str:
+    """The change from ``before`` to ``after`` as a unified diff of file ``name`` ('' when
+    they are equal); a last line without a newline is marked as ``diff`` marks it."""
+    lines = difflib.unified_diff(
+        _lines(before), _lines(after), fromfile=f"a/{name}", tofile=f"b/{name}"
+    )
+    return "".join(lines)
+
+
+def _lines(text: str) -> list[str]:
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith(("\n", "\r")):
+        lines[-1] += "\n\\ No newline at end of file\n"
+    return lines
+
+
+def write_in_place(path: Path, text: str) -> None:
+    """Replace the contents of the existing file ``path`` with ``text`` (UTF-8, line endings
+    as they are in ``text``), atomically; raises OSError when it cannot."""
+    target = Path(os.path.realpath(path))
+    mode = stat.S_IMODE(os.stat(target).st_mode)
+    handle, temporary = tempfile.mkstemp(
+        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
+    )
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(text.encode("utf-8"))
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
