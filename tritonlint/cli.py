@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from tritonlint import __version__
 from tritonlint.exit_status import EXIT_CLEAN, EXIT_USAGE, add_fail_options, exit_status
+from tritonlint.format.options import add_format_command
 from tritonlint.report.console import (
     COLOR_CHOICES,
     may_be_terminal,
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from tritonlint.engine import LintOptions, LintResult
     from tritonlint.settings import Settings
 
-_COMMANDS = ("check", "rules", "explain", "smoke", "completion")
+_COMMANDS = ("check", "format", "rules", "explain", "smoke", "completion")
 #: The shells `tritonlint completion` writes a script for (tritonlint/completion.py).
 SHELLS = ("bash", "zsh", "fish")
 
@@ -129,6 +130,7 @@ def _parser() -> argparse.ArgumentParser:
     add_smoke_options(check, in_check=True)
 
     add_smoke_command(commands)
+    add_format_command(commands)
     rules = commands.add_parser("rules", help="list every rule")
     rules.add_argument(
         "--markdown",
@@ -542,6 +544,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _completion(parser, args.shell)
         if args.command == "check":
             return _check(args)
+        if args.command == "format":
+            from tritonlint.format.command import FormatUsageError, run_format
+
+            try:
+                return run_format(args)
+            except FormatUsageError as error:
+                raise UsageError(str(error)) from None
         if args.command == "smoke":
             from tritonlint.smoke.command import run_smoke_command
 

@@ -104,7 +104,7 @@ def load_config(path: Path, schema: Schema) -> ConfigDocument:
 def parse_config(path: Path, data: bytes | str, schema: Schema) -> ConfigDocument:
     """Parse and bind file contents (bytes from disk, or the text of an open editor buffer)."""
     if isinstance(data, bytes):
-        text = _decode(path, data)
+        text = decode_config(path, data)
         if isinstance(text, FileProblem):
             return ConfigDocument(path, None, problems=[text])
     else:
@@ -122,7 +122,8 @@ def parse_config(path: Path, data: bytes | str, schema: Schema) -> ConfigDocumen
     return ConfigDocument(path, text, syntax, bound, problems)
 
 
-def _decode(path: Path, data: bytes) -> str | FileProblem:
+def decode_config(path: Path, data: bytes) -> str | FileProblem:
+    """The text of a config file's bytes, or why they are not one (binary, not UTF-8)."""
     if b"\0" in data[:8192]:
         return FileProblem(
             StageRule.BINARY_FILE,

@@ -1,9 +1,30 @@
 """The canonical formatter of text-format model configurations (``tritonlint format``).
 
-:func:`format_text` and :func:`format_edits` are the functions to call from other code;
-``docs/formatting.md`` describes the layout.
+* :mod:`~tritonlint.format.api`: :func:`format_text` and :func:`format_edits`, the functions
+  to call from other code (an editor's document formatting): text in, text or edits out, or a
+  :class:`Refusal` saying why not; nothing is read or printed
+* :mod:`~tritonlint.format.layout` prints a syntax tree in the canonical layout,
+  :mod:`~tritonlint.format.strings` spells string values, and
+  :mod:`~tritonlint.format.equivalence` checks that the result reads as the original
+* :mod:`~tritonlint.format.files`, :mod:`~tritonlint.format.options` and
+  :mod:`~tritonlint.format.command`: the files to format and the ``format`` command
+
+The names below are imported on first use, so that the command line's parser (which needs
+only :mod:`~tritonlint.format.options`) does not load the parser. See docs/formatting.md.
 """
 
-from tritonlint.format.api import Formatted, Refusal, format_edits, format_text
+from __future__ import annotations
 
-__all__ = ["Formatted", "Refusal", "format_edits", "format_text"]
+import importlib
+from typing import Any
+
+_EXPORTS = {"Formatted": "api", "Refusal": "api", "format_edits": "api", "format_text": "api"}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"tritonlint.format.{module}"), name)
