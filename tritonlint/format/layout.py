@@ -106,6 +106,11 @@ class Printer:
     def _blank_between(self, end: int, start: int) -> bool:
         return self.source.count("\n", end, start) >= 2
 
+    def _blank_if_between(self, end: int | None, start: int) -> None:
+        """A blank line where the source has one or more between two list elements."""
+        if end is not None and self._blank_between(end, start):
+            self.lines.append("")
+
     def _turns_off(self, comment: Comment) -> bool:
         return directive(comment) == "off" and self._own_line(comment)
 
@@ -210,10 +215,15 @@ class Printer:
         on_open = _take_on_line(pending, value.open.span.line, before=_next_start(value, -1))
         self._line(opening, on_open)
         inner = INDENT * (depth + 1)
+        previous_end: int | None = None  # no blank line after the opening bracket
         last = len(value.items) - 1
         for index, item in enumerate(value.items):
             while pending and pending[0].span.start < item.span.start:
-                self.lines.append(inner + _comment_text(pending.pop(0)))
+                comment = pending.pop(0)
+                self._blank_if_between(previous_end, comment.span.start)
+                self.lines.append(inner + _comment_text(comment))
+                previous_end = comment.span.end
+            self._blank_if_between(previous_end, item.span.start)
             comma = "," if index < last else ""
             after_item = _take_on_line(
                 pending, item.span.end_line, before=_next_start(value, index)
@@ -222,8 +232,11 @@ class Printer:
                 self._message(inner, item, depth + 1, comma, after_item)
             else:
                 self._line(inner + render_scalar(item) + comma, after_item)
+            previous_end = after_item.span.end if after_item else item.span.end
         for comment in pending:
+            self._blank_if_between(previous_end, comment.span.start)
             self.lines.append(inner + _comment_text(comment))
+            previous_end = comment.span.end
         self._line(f"{INDENT * depth}]", trailing)
 
 
