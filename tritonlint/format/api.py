@@ -11,6 +11,7 @@ from tritonlint.diagnostics import TextEdit
 from tritonlint.format.equivalence import protobuf_agrees, same_structure
 from tritonlint.format.layout import Printer
 from tritonlint.span import Span
+from tritonlint.syntax.cst import Document
 from tritonlint.syntax.parser import parse
 
 
@@ -37,10 +38,10 @@ UNSAFE = (
 def format_text(text: str) -> Formatted | Refusal:
     """``text`` in the canonical layout, or why it cannot be formatted.
 
-    A text with a syntax error is refused. The result is checked before it is returned: it
-    parses to the same tree and, where protobuf reads the original as a ModelConfig, to the
-    same message. Line endings stay as the text has them (``\\r\\n`` when its first line ends
-    so, else ``\\n``).
+    A text with a syntax error is refused. The result is checked before it is returned:
+    where protobuf reads the original as a ModelConfig, it must read the result as the same
+    message; else the result must parse to the same tree. Line endings stay as the text has
+    them (``\\r\\n`` when its first line ends so, else ``\\n``).
     """
     crlf = "\r\n" in text and text.index("\n") > 0 and text[text.index("\n") - 1] == "\r"
     source = text.replace("\r\n", "\n") if crlf else text
@@ -52,17 +53,27 @@ def format_text(text: str) -> Formatted | Refusal:
         return Refusal(f"syntax error: {first.message}{also}", first.span)
     try:
         formatted = Printer(source).document(parsed.document)
-        if formatted == source:
-            return Formatted(text, False)
-        reparsed = parse(formatted)
-        same = not reparsed.problems and same_structure(parsed.document, reparsed.document)
     except RecursionError:
         return Refusal("messages are nested too deeply to format")
+    if formatted == source:
+        return Formatted(text, False)
     if crlf:
         formatted = formatted.replace("\n", "\r\n")
-    if not same or protobuf_agrees(text, formatted) is False:
+    if not _reads_the_same(text, formatted, parsed.document):
         return Refusal(UNSAFE)
     return Formatted(formatted, True)
+
+
+def _reads_the_same(original: str, formatted: str, tree: Document) -> bool:
+    """protobuf's verdict where it reads the original as a ModelConfig, else the trees'."""
+    verdict = protobuf_agrees(original, formatted)
+    if verdict is not None:
+        return verdict
+    try:
+        reparsed = parse(formatted)
+        return not reparsed.problems and same_structure(tree, reparsed.document)
+    except RecursionError:
+        return False
 
 
 def format_edits(text: str) -> list[TextEdit] | Refusal:
