@@ -56,9 +56,9 @@ def _git(*args: str, cwd: Path) -> None:
     )
 
 
-def test_hooks_file_declares_the_three_hooks() -> None:
+def test_hooks_file_declares_the_four_hooks() -> None:
     hooks = {hook["id"]: hook for hook in yaml.safe_load(HOOKS.read_text())}
-    assert set(hooks) == {"tritonlint", "tritonlint-repo", "tritonlint-smoke"}
+    assert set(hooks) == {"tritonlint", "tritonlint-format", "tritonlint-repo", "tritonlint-smoke"}
     assert all(hook["language"] == "python" for hook in hooks.values())
     files = re.compile(hooks["tritonlint"]["files"])
     assert files.search("config.pbtxt") and files.search("models/resnet/config.pbtxt")
@@ -66,6 +66,8 @@ def test_hooks_file_declares_the_three_hooks() -> None:
     assert not files.search("models/resnet/config.pbtxt.bak")
     assert files.search("models/resnet/configs/h100.pbtxt")
     assert not files.search("models/resnet/configs/old/h100.pbtxt")
+    assert hooks["tritonlint-format"]["files"] == hooks["tritonlint"]["files"]
+    assert hooks["tritonlint-format"]["entry"] == "tritonlint format"
     assert hooks["tritonlint-repo"]["pass_filenames"] is False
     assert hooks["tritonlint-repo"]["args"] == ["model_repository"]
     assert hooks["tritonlint-smoke"]["stages"] == ["manual"]
@@ -157,6 +159,27 @@ def test_hook_fails_on_a_broken_config_and_passes_on_the_fixed_one(
     fixed = _try_repo(hooks_repo, pre_commit_home, project, "tritonlint", "--files", CONFIG)
     assert fixed.returncode == 0, fixed.stdout + fixed.stderr
     assert "Passed" in fixed.stdout
+
+
+@pytest.mark.slow
+def test_format_hook_rewrites_a_config_and_fails_then_passes(
+    hooks_repo: Path, pre_commit_home: Path, project: Path
+) -> None:
+    config = project / CONFIG
+    config.write_text('name:"classifier" backend:"onnxruntime"  # the model\n')
+    _git("add", "-A", cwd=project)
+    changed = _try_repo(
+        hooks_repo, pre_commit_home, project, "tritonlint-format", "--files", CONFIG
+    )
+    output = changed.stdout + changed.stderr
+    assert changed.returncode == 1, output
+    assert "tritonlint format" in output and "files were modified by this hook" in output
+    assert config.read_text() == 'name: "classifier"\nbackend: "onnxruntime"  # the model\n'
+
+    _git("add", "-A", cwd=project)
+    again = _try_repo(hooks_repo, pre_commit_home, project, "tritonlint-format", "--files", CONFIG)
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert "Passed" in again.stdout
 
 
 @pytest.mark.slow
