@@ -170,3 +170,16 @@ def test_standard_input_goes_alone(workdir: Path, capsys: pytest.CaptureFixture[
         "tritonlint: error: standard input is formatted on its own: give - or "
         "--stdin-filename, no other path\n",
     )
+
+
+def test_a_huge_file_is_not_read(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    huge = workdir / "huge.pbtxt"
+    with huge.open("wb") as stream:
+        stream.truncate(9 * 1024 * 1024)
+    assert run(["huge.pbtxt"], capsys) == (
+        2,
+        "1 file could not be formatted\n",
+        "tritonlint: error: huge.pbtxt: cannot format: 9.0 MiB is far larger than any model "
+        "configuration; not formatted (the limit is 8 MiB)\n",
+    )
+    assert huge.stat().st_size == 9 * 1024 * 1024
