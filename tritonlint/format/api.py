@@ -11,7 +11,8 @@ from tritonlint.diagnostics import TextEdit
 from tritonlint.format.equivalence import protobuf_agrees, same_structure
 from tritonlint.format.layout import Printer
 from tritonlint.span import Span
-from tritonlint.syntax.cst import Document
+from tritonlint.syntax.cst import Comment, Document
+from tritonlint.syntax.lexer import tokenize
 from tritonlint.syntax.parser import parse
 
 
@@ -38,10 +39,11 @@ UNSAFE = (
 def format_text(text: str) -> Formatted | Refusal:
     """``text`` in the canonical layout, or why it cannot be formatted.
 
-    A text with a syntax error is refused. The result is checked before it is returned:
-    where protobuf reads the original as a ModelConfig, it must read the result as the same
-    message; else the result must parse to the same tree. Line endings stay as the text has
-    them (``\\r\\n`` when its first line ends so, else ``\\n``).
+    A text with a syntax error is refused. The result is checked before it is returned: it
+    has the same comments in the same order; where protobuf reads the original as a
+    ModelConfig, it must read the result as the same message, else the result must parse to
+    the same tree. Line endings stay as the text has them (``\\r\\n`` when its first line
+    ends so, else ``\\n``).
     """
     crlf = "\r\n" in text and text.index("\n") > 0 and text[text.index("\n") - 1] == "\r"
     source = text.replace("\r\n", "\n") if crlf else text
@@ -59,9 +61,17 @@ def format_text(text: str) -> Formatted | Refusal:
         return Formatted(text, False)
     if crlf:
         formatted = formatted.replace("\n", "\r\n")
-    if not _reads_the_same(text, formatted, parsed.document):
+    kept = _comments(formatted) == [c.text.rstrip() for c in parsed.document.comments]
+    if not kept or not _reads_the_same(text, formatted, parsed.document):
         return Refusal(UNSAFE)
     return Formatted(formatted, True)
+
+
+def _comments(text: str) -> list[str]:
+    found: list[Comment] = []
+    for _ in tokenize(text, found):
+        pass
+    return [comment.text.rstrip() for comment in found]
 
 
 def _reads_the_same(original: str, formatted: str, tree: Document) -> bool:
