@@ -444,11 +444,11 @@ def _exit_status(result: LintResult, args: argparse.Namespace) -> int:
 def _rules() -> int:
     from rich.table import Table
 
-    from tritonlint.report.rules_doc import in_default_set
+    from tritonlint.report.rules_doc import fix_column, in_default_set
     from tritonlint.rules.registry import all_rules
 
     table = Table(show_lines=False)
-    for column in ("code", "name", "severity", "default", "pack", "summary"):
+    for column in ("code", "name", "severity", "default", "fix", "pack", "summary"):
         table.add_column(column)
     for rule in all_rules():
         table.add_row(
@@ -456,6 +456,7 @@ def _rules() -> int:
             rule.name,
             rule.severity.value,
             in_default_set(rule),
+            fix_column(rule),
             rule.pack,
             rule.summary,
         )
