@@ -318,7 +318,9 @@ def _fix_warnings(fixes: FixRun, color: str) -> None:
 
     errors = rich_console(color, stderr=True)
     for warning in fix_warnings(fixes):
-        errors.print(f"tritonlint: warning: {warning}", style="bold yellow", markup=False)
+        errors.print(
+            f"tritonlint: warning: {warning}", style="bold yellow", markup=False, soft_wrap=True
+        )
 
 
 def _show_diff(fixes: FixRun, args: argparse.Namespace) -> int:

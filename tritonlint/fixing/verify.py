@@ -6,7 +6,12 @@ parsed configuration differs from the original's outside the fields the edits to
 fields an edit touches are the narrowest fields of the source map whose text it overlaps (or,
 for an insertion, lies inside), in the original and in the fixed text: renaming
 ``dim`` inside ``input[0]`` may change ``input[0]``, writing a value of ``max_batch_size`` may
-change ``max_batch_size`` only. A refusal is a bug in the rule that offered the fix.
+change ``max_batch_size`` only, inserting ``platform: "ensemble"`` may add ``platform``. What
+is refused is an edit whose effect reaches past its own text: a ``#`` that comments out the
+field after it, a brace that takes the next fields into a message. (Which fields a finding is
+about is not recorded with it: a fix may rightly edit a field next to the one it reports, as
+inserting ``model_version`` after a step's ``model_name`` does.) A refusal is a bug in the
+rule that offered the fix.
 """
 
 from __future__ import annotations
@@ -45,7 +50,7 @@ def refusal(
     )
     for changed in changed_fields(before.bound.message, fixed.bound.message):
         if not any(_related(changed, field) for field in allowed):
-            return f"it would change {field_name(changed)}, which the finding is not about"
+            return f"it would change {field_name(changed)}, which the fix does not edit"
     return None
 
 
