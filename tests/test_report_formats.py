@@ -88,6 +88,38 @@ def test_sarif_validates_against_the_schema(
     ]
 
 
+def test_sarif_results_carry_their_fixes(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = json.loads(run(["models/renamed", "--format", "sarif"], capsys)[1])
+    validate_sarif(log)
+    [result] = log["runs"][0]["results"]
+    assert result["ruleId"] == "TL201"
+    assert result["fixes"] == [
+        {
+            "description": {"text": 'Set name to "renamed", the model folder\'s name'},
+            "artifactChanges": [
+                {
+                    "artifactLocation": {
+                        "uri": "models/renamed/config.pbtxt",
+                        "uriBaseId": "%SRCROOT%",
+                    },
+                    "replacements": [
+                        {
+                            "deletedRegion": {
+                                "startLine": 1,
+                                "startColumn": 7,
+                                "endLine": 1,
+                                "endColumn": 14,
+                            },
+                            "insertedContent": {"text": '"renamed"'},
+                        }
+                    ],
+                }
+            ],
+            "properties": {"applicability": "safe"},
+        }
+    ]
+
+
 def test_the_schema_check_is_real() -> None:
     log = sarif_log([])
     validate_sarif(log)

@@ -77,6 +77,14 @@ def test_every_kind_of_finding_passes_the_multitool(
     assert {"TL004", "TL005", "TL010", "TL101", "TL107", "TL201", "TL210", "TL212"} <= codes
     assert any(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("/")
                for r in results)  # fmt: skip
+    assert any("fixes" in result for result in results)  # fixes, with an insertion too
+    assert any(
+        change["replacements"][0]["deletedRegion"]["startColumn"]
+        == change["replacements"][0]["deletedRegion"]["endColumn"]
+        for result in results
+        for fix in result.get("fixes", [])
+        for change in fix["artifactChanges"]
+    )
     # A log the multitool faults (a relative helpUri), to show that its verdict is read.
     log["runs"][0]["tool"]["driver"]["rules"][0]["helpUri"] = "docs/rules.md#tl001-not-utf8"
     faulty = tmp_path / "faulty.sarif"

@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
     from tritonlint.diagnostics import Diagnostic
     from tritonlint.engine import LintOptions, LintResult
+    from tritonlint.fixing import FixRun
     from tritonlint.settings import Settings
 
 _COMMANDS = ("check", "format", "rules", "explain", "smoke", "completion")
@@ -128,6 +129,7 @@ def _parser() -> argparse.ArgumentParser:
         "tritonserver (see `tritonlint smoke --help` and docs/smoke.md)",
     )
     add_smoke_options(check, in_check=True)
+    _add_fix_options(check)
 
     add_smoke_command(commands)
     add_format_command(commands)
@@ -195,6 +197,43 @@ def _add_report_options(check: argparse.ArgumentParser) -> None:
     add_fail_options(check)
 
 
+def _add_fix_options(check: argparse.ArgumentParser) -> None:
+    check.add_argument(
+        "--fix",
+        action="store_true",
+        help="apply the safe fixes the findings carry, check again until none is left, write "
+        "the changed files, and report what remains",
+    )
+    check.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="with --fix or --diff: apply the unsafe fixes too (guesses to review)",
+    )
+    check.add_argument(
+        "--diff",
+        action="store_true",
+        help="print the changes the fixes would make as a unified diff, and write nothing "
+        "(exit status 1 when there is a change)",
+    )
+    check.add_argument(
+        "--show-fixes",
+        action="store_true",
+        help="with --fix or --diff: list the findings fixed, file by file",
+    )
+
+
+def _fix_usage(args: argparse.Namespace, stdin: bool) -> None:
+    """Raise UsageError for fix options that do not go together."""
+    fixing = args.fix or args.diff
+    for flag, given in (("--unsafe-fixes", args.unsafe_fixes), ("--show-fixes", args.show_fixes)):
+        if given and not fixing:
+            raise UsageError(f"{flag} goes with --fix or --diff")
+    if fixing and stdin:
+        raise UsageError("--fix and --diff change files; they cannot fix standard input")
+    if args.diff and args.smoke:
+        raise UsageError("--diff writes nothing, so there is nothing new for --smoke to load")
+
+
 @contextmanager
 def _without_cycle_collection() -> Iterator[None]:
     """Pause the cyclic garbage collector while a one-shot run imports the engine and builds
@@ -229,6 +268,8 @@ STDIN_NAME = "<stdin>"
 
 def _check(args: argparse.Namespace) -> int:
     stdin = _reads_stdin(args)
+    _fix_usage(args, stdin)
+    fixes: FixRun | None = None
     with _without_cycle_collection():
         options, report_format, settings = _check_options(args)
         if stdin:
@@ -239,12 +280,26 @@ def _check(args: argparse.Namespace) -> int:
         else:
             repositories = settings.repository_paths
             paths = args.paths or repositories or [Path(".")]
-            result = lint_paths(paths, options, repositories)
+            if args.fix or args.diff:
+                from tritonlint.fixing import fix_paths
+
+                fixes = fix_paths(
+                    paths, options, repositories=repositories, unsafe=args.unsafe_fixes
+                )
+                result = fixes.result
+            else:
+                result = lint_paths(paths, options, repositories)
+    if fixes is not None:
+        _fix_warnings(fixes, args.color)
+        if args.diff:
+            return _show_diff(fixes, args)
+        _write_fixes(fixes)
     if result.empty:
         return _nothing_checked(result, report_format, args)
     if not args.smoke:
         with reader_may_leave():
-            _report(result, report_format, args)
+            _report(result, report_format, args, fixes)
+            _list_fixes(fixes, report_format, args)
         return _exit_status(result, args)
     from tritonlint.smoke.command import run_check_smoke
 
@@ -253,10 +308,61 @@ def _check(args: argparse.Namespace) -> int:
     except SmokeUsageError as error:
         raise UsageError(str(error)) from None
     with reader_may_leave():
-        _report(smoke.result, report_format, args)
+        _report(smoke.result, report_format, args, fixes)
+        _list_fixes(fixes, report_format, args)
         to_stdout = report_format in _TEXT_FORMATS and args.output is None
         smoke.show(rich_console(args.color, stderr=not to_stdout))
     return _exit_status(smoke.result, args)
+
+
+def _fix_warnings(fixes: FixRun, color: str) -> None:
+    from tritonlint.fixing.report import fix_warnings
+
+    errors = rich_console(color, stderr=True)
+    for warning in fix_warnings(fixes):
+        errors.print(
+            f"tritonlint: warning: {warning}", style="bold yellow", markup=False, soft_wrap=True
+        )
+
+
+def _show_diff(fixes: FixRun, args: argparse.Namespace) -> int:
+    """``--diff``: the changes on stdout, what they fix on stderr; exit status 1 when there
+    is a change (0 when there is none)."""
+    from tritonlint.fixing.report import diff_summary, fix_listing
+
+    with reader_may_leave():
+        sys.stdout.write(fixes.diff())
+        sys.stdout.flush()
+        errors = rich_console(args.color, stderr=True)
+        if args.show_fixes:
+            errors.print(fix_listing(fixes, "Would fix"), end="", markup=False, highlight=False)
+        errors.print(diff_summary(fixes), markup=False, highlight=False)
+    return 1 if fixes.changed else EXIT_CLEAN
+
+
+def _write_fixes(fixes: FixRun) -> None:
+    from tritonlint.fixing import write_fixes
+
+    try:
+        write_fixes(fixes)
+    except OSError as error:
+        where = f" {error.filename}" if error.filename else ""
+        raise UsageError(
+            f"cannot write the fixes{where}: {error.strerror or error}; no file was changed"
+        ) from None
+
+
+def _list_fixes(fixes: FixRun | None, report_format: str, args: argparse.Namespace) -> None:
+    """``--show-fixes``: after a text report on stdout, there; else on stderr."""
+    if fixes is None or not args.show_fixes:
+        return
+    from tritonlint.fixing.report import fix_listing
+
+    listing = fix_listing(fixes)
+    if report_format in _TEXT_FORMATS and args.output is None:
+        sys.stdout.write(listing)
+    else:
+        sys.stderr.write(listing)
 
 
 def _reads_stdin(args: argparse.Namespace) -> bool:
@@ -362,10 +468,13 @@ def _nothing_checked(result: LintResult, report_format: str, args: argparse.Name
     return EXIT_USAGE
 
 
-def _report(result: LintResult, report_format: str, args: argparse.Namespace) -> None:
-    """Print the report, or write it to ``--output``; then the statistics, if asked for."""
+def _report(
+    result: LintResult, report_format: str, args: argparse.Namespace, fixes: FixRun | None = None
+) -> None:
+    """Print the report, or write it to ``--output``; then the statistics, if asked for.
+    ``fixes``: what ``--fix`` did, which the text report's summary says."""
     if report_format in _TEXT_FORMATS:
-        _report_text(result, report_format, args)
+        _report_text(result, report_format, args, fixes)
         return
     report = _render(report_format, result, args.quiet)
     if args.output is not None:
@@ -376,23 +485,27 @@ def _report(result: LintResult, report_format: str, args: argparse.Namespace) ->
         _print_statistics(result.diagnostics, rich_console(args.color))
 
 
-def _report_text(result: LintResult, report_format: str, args: argparse.Namespace) -> None:
+def _report_text(
+    result: LintResult, report_format: str, args: argparse.Namespace, fixes: FixRun | None
+) -> None:
     """The text report: through rich on what may be a terminal (in colour), else plain."""
-    from tritonlint.report.text_report import TextOptions, render_text, write_text
+    from tritonlint.report.text_report import FixSummary, TextOptions, render_text, write_text
 
     diagnostics, models = result.diagnostics, result.models_checked
     options = TextOptions(concise=report_format == "concise", quiet=args.quiet)
+    fixed = FixSummary(fixes.fixed, fixes.hidden()) if fixes is not None else None
     if args.output is not None:
         buffer = io.StringIO()
-        write_text(diagnostics, models, buffer, options, result.texts)
+        write_text(diagnostics, models, buffer, options, result.texts, fixed)
         if args.statistics:
             _print_statistics(diagnostics, rich_console(file=buffer, no_color=True, width=100))
         _write(args.output, buffer.getvalue())
         return
     if may_be_terminal(sys.stdout, args.color):
-        render_text(diagnostics, models, rich_console(args.color), options, result.texts)
+        console = rich_console(args.color)
+        render_text(diagnostics, models, console, options, result.texts, fixed)
     else:
-        write_text(diagnostics, models, sys.stdout, options, result.texts)
+        write_text(diagnostics, models, sys.stdout, options, result.texts, fixed)
     if args.statistics:
         _print_statistics(diagnostics, rich_console(args.color))
 
@@ -446,11 +559,11 @@ def _exit_status(result: LintResult, args: argparse.Namespace) -> int:
 def _rules() -> int:
     from rich.table import Table
 
-    from tritonlint.report.rules_doc import in_default_set
+    from tritonlint.report.rules_doc import fix_column, in_default_set
     from tritonlint.rules.registry import all_rules
 
     table = Table(show_lines=False)
-    for column in ("code", "name", "severity", "default", "pack", "summary"):
+    for column in ("code", "name", "severity", "default", "fix", "pack", "summary"):
         table.add_column(column)
     for rule in all_rules():
         table.add_row(
@@ -458,6 +571,7 @@ def _rules() -> int:
             rule.name,
             rule.severity.value,
             in_default_set(rule),
+            fix_column(rule),
             rule.pack,
             rule.summary,
         )

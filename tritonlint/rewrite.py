@@ -13,7 +13,7 @@ import difflib
 import os
 import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from tritonlint.diagnostics import TextEdit
@@ -61,6 +61,31 @@ def _lines(text: str) -> list[str]:
 def write_in_place(path: Path, text: str) -> None:
     """Replace the contents of the existing file ``path`` with ``text`` (UTF-8, line endings
     as they are in ``text``), atomically; raises OSError when it cannot."""
+    write_all({path: text})
+
+
+def write_all(texts: Mapping[Path, str]) -> None:
+    """Replace the contents of several existing files, each as :func:`write_in_place` does,
+    all or none: every new text is written to a temporary file first, and only when all are
+    written are they renamed over the originals. Raises OSError when one cannot be written:
+    then the temporaries are removed and no file is changed. (A rename within a folder does
+    not fail once its temporary is written, short of the folder's removal meanwhile.)"""
+    staged: list[tuple[str, Path]] = []
+    try:
+        for path, text in texts.items():
+            staged.append(_stage(path, text))
+        for temporary, target in staged:
+            os.replace(temporary, target)
+    except BaseException:
+        for temporary, _ in staged:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        raise
+
+
+def _stage(path: Path, text: str) -> tuple[str, Path]:
+    """Write ``text`` to a temporary file beside ``path``'s target, with its mode; return the
+    temporary's name and the target (a symbolic link's target, which is what is rewritten)."""
     target = Path(os.path.realpath(path))
     mode = stat.S_IMODE(os.stat(target).st_mode)
     handle, temporary = tempfile.mkstemp(
@@ -72,8 +97,8 @@ def write_in_place(path: Path, text: str) -> None:
             stream.flush()
             os.fsync(stream.fileno())
         os.chmod(temporary, mode)
-        os.replace(temporary, target)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+    return temporary, target

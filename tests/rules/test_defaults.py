@@ -140,7 +140,7 @@ def test_the_rules_index_has_a_default_column() -> None:
     from tritonlint.report.rules_doc import render_rules_doc
 
     doc = render_rules_doc()
-    assert "| code | name | severity | default | pack | summary |" in doc
+    assert "| code | name | severity | default | fix | pack | summary |" in doc
     assert (
         "| [TL505](#tl505-batching-without-batcher) | batching-without-batcher | warning | opt-in |"
         in doc

@@ -79,7 +79,7 @@ def lint_text(path: Path, text: str | bytes, options: LintOptions | None = None)
     source = text_source(path)
     workspace = workspace_for(source, options)
     workspace.open(path, text)
-    found, checked = _checked(workspace, source, options)
+    found, checked = check_source(workspace, source, options)
     release = load_schema(options.triton_version).release
     decoded = workspace.text(path)
     texts = {path: decoded} if decoded is not None else {}
@@ -89,10 +89,10 @@ def lint_text(path: Path, text: str | bytes, options: LintOptions | None = None)
 def _lint_source(
     source: Source, *, options: LintOptions, jobs: int
 ) -> tuple[list[Diagnostic], list[Path]]:
-    return _checked(workspace_for(source, options, jobs), source, options)
+    return check_source(workspace_for(source, options, jobs), source, options)
 
 
-def _checked(
+def check_source(
     workspace: Workspace, source: Source, options: LintOptions
 ) -> tuple[list[Diagnostic], list[Path]]:
     """What checking ``workspace`` found, and the models (or loose file) it checked."""

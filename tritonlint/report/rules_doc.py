@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from tritonlint.diagnostics import Applicability
 from tritonlint.report.links import github_anchor, rule_heading
 from tritonlint.rules.registry import Rule, all_rules
 from tritonlint.schema.releases import available_releases
@@ -21,6 +22,24 @@ _OPT_IN = ", opt-in (not in the default set)"
 def in_default_set(rule: Rule) -> str:
     """How the rule index shows whether a rule is reported without being selected."""
     return "opt-in" if rule.opt_in else "yes"
+
+
+def fix_column(rule: Rule) -> str:
+    """How the rule index shows whether a rule's findings carry fixes."""
+    if rule.fix is None:
+        return ""
+    return ", ".join(a.value for a in Applicability if a in rule.fix.applicability)
+
+
+def fix_line(rule: Rule) -> str:
+    """What a rule's documentation says of its fixes, and how to apply them."""
+    if rule.fix is None:
+        return "Fix: none (the findings carry no automatic fix)."
+    unsafe = Applicability.UNSAFE in rule.fix.applicability
+    how = "`tritonlint check --fix`" + (
+        " (the unsafe ones with `--unsafe-fixes`)" if unsafe else ""
+    )
+    return f"Fix: {rule.fix.describe()}; applied by {how}."
 
 
 def rule_markdown(rule: Rule, heading: str = "##") -> str:
@@ -57,7 +76,7 @@ def rule_markdown(rule: Rule, heading: str = "##") -> str:
             "The backend makes this check, not the server's core: only a server running the "
             "real backend (the smoke stage) confirms it.",
         ]
-    lines += ["", f"Applies to {_releases(rule)}."]
+    lines += ["", fix_line(rule), "", f"Applies to {_releases(rule)}."]
     return "\n".join(lines)
 
 
@@ -75,15 +94,18 @@ def render_rules_doc() -> str:
         "`extend-select` names it (by code, code prefix or name, or `ALL` for every rule), "
         "e.g. `tritonlint --extend-select TL505 model_repository/`.",
         "",
-        "| code | name | severity | default | pack | summary |",
-        "|---|---|---|---|---|---|",
+        "The column *fix* says which rules' findings may carry a fix, and how safe it is: "
+        "`tritonlint check --fix` applies the safe ones, `--unsafe-fixes` the unsafe ones too.",
+        "",
+        "| code | name | severity | default | fix | pack | summary |",
+        "|---|---|---|---|---|---|---|",
     ]
     for rule in rules:
         summary = rule.summary.replace("|", "\\|")
         anchor = github_anchor(rule_heading(rule))
         lines.append(
             f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.severity.value} | "
-            f"{in_default_set(rule)} | {rule.pack} | {summary} |"
+            f"{in_default_set(rule)} | {fix_column(rule)} | {rule.pack} | {summary} |"
         )
     lines.append("")
     for rule in rules:

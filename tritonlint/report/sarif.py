@@ -2,7 +2,9 @@
 
 Every rule is described in ``tool.driver.rules`` (id = code, name, short and full
 description, help and the URL of its section of the published docs/rules.md, default level);
-each finding is a result with its rule, level, message and place. Paths are relative to the
+each finding is a result with its rule, level, message and place, and the fixes it carries
+(``fixes``: the edits as ``replacements`` of regions, with ``properties.applicability`` safe
+or unsafe). Paths are relative to the
 working directory (``uriBaseId`` ``%SRCROOT%``, which ``originalUriBaseIds`` resolves), with
 forward slashes; a path outside the working directory is an absolute ``file:`` URI. Columns
 count Unicode code points (``columnKind``), and ``endColumn`` is the column after the last
@@ -23,7 +25,7 @@ from typing import Any
 from urllib.parse import quote
 
 from tritonlint import __version__
-from tritonlint.diagnostics import Diagnostic, Severity
+from tritonlint.diagnostics import Diagnostic, Fix, Severity
 from tritonlint.report.links import DOCUMENTATION_HOME, rule_url
 from tritonlint.report.paths import display_path
 from tritonlint.report.rules_doc import rule_markdown
@@ -80,6 +82,20 @@ def _location(path: Path, span: Span | None, message: str | None = None) -> dict
     return location
 
 
+def _fix(path: Path, fix: Fix) -> dict[str, Any]:
+    """A SARIF ``fix``: its edits as replacements of regions of the finding's file (an
+    insertion deletes an empty region); whether it is safe is a property."""
+    replacements = [
+        {"deletedRegion": _region(edit.span), "insertedContent": {"text": edit.new_text}}
+        for edit in fix.edits
+    ]
+    return {
+        "description": {"text": fix.title},
+        "artifactChanges": [{"artifactLocation": _artifact(path), "replacements": replacements}],
+        "properties": {"applicability": fix.applicability.value},
+    }
+
+
 def _result(diagnostic: Diagnostic, index: int) -> dict[str, Any]:
     result: dict[str, Any] = {
         "ruleId": diagnostic.code,
@@ -88,6 +104,8 @@ def _result(diagnostic: Diagnostic, index: int) -> dict[str, Any]:
         "message": {"text": diagnostic.message},
         "locations": [_location(diagnostic.path, diagnostic.span)],
     }
+    if diagnostic.fixes:
+        result["fixes"] = [_fix(diagnostic.path, fix) for fix in diagnostic.fixes]
     if diagnostic.related:
         result["relatedLocations"] = [
             {"id": number, **_location(r.path, r.span, r.message)}

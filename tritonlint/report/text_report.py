@@ -38,6 +38,16 @@ class TextOptions(NamedTuple):
 
 FULL = TextOptions()
 
+
+class FixSummary(NamedTuple):
+    """What ``--fix`` did, for the summary lines."""
+
+    #: The findings the fixes resolved.
+    fixed: list[Diagnostic]
+    #: How many remaining findings only ``--unsafe-fixes`` would fix.
+    hidden: int = 0
+
+
 #: Text and its rich style ("" for none).
 Piece = tuple[str, str]
 #: One line of the report (no pieces: an empty line).
@@ -147,9 +157,14 @@ def _findings(
             yield ()
 
 
-def _summary(diagnostics: list[Diagnostic], models: int) -> Line:
-    counts = Counter(d.severity for d in diagnostics)
+def _summary(diagnostics: list[Diagnostic], models: int, fixes: FixSummary | None = None) -> Line:
+    """``Found 2 errors, 1 warning (3 models checked).``; after fixing, the fixed findings
+    count too: ``Found 3 errors (2 fixed, 1 remaining; 1 model checked).``"""
     checked = f"{models} model{'s' if models != 1 else ''} checked"
+    if fixes is not None and fixes.fixed:
+        checked = f"{len(fixes.fixed)} fixed, {len(diagnostics)} remaining; {checked}"
+        diagnostics = [*diagnostics, *fixes.fixed]
+    counts = Counter(d.severity for d in diagnostics)
     if not diagnostics:
         return (("All checks passed", "bold green"), (f" ({checked}).", ""))
     parts: list[Piece] = []
@@ -160,6 +175,18 @@ def _summary(diagnostics: list[Diagnostic], models: int) -> Line:
                 parts.append((", ", ""))
             parts.append((f"{counts[severity]} {noun}", _STYLES[severity]))
     return (("Found ", ""), *parts, (f" ({checked}).", ""))
+
+
+def _hidden_fixes(fixes: FixSummary | None) -> Iterator[Line]:
+    """After fixing, how many more fixes ``--unsafe-fixes`` would apply, as ruff says it."""
+    if fixes is None or not fixes.hidden:
+        return
+    noun = "fix" if fixes.hidden == 1 else "fixes"
+    text = (
+        f"No fixes available ({fixes.hidden} hidden {noun} can be enabled with the "
+        "`--unsafe-fixes` option)."
+    )
+    yield ((text, ""),)
 
 
 def summary_text(diagnostics: list[Diagnostic], models: int) -> str:
@@ -173,14 +200,17 @@ def render_text(
     console: Console,
     options: TextOptions = FULL,
     texts: Mapping[Path, str] | None = None,
+    fixes: FixSummary | None = None,
 ) -> None:
-    """The report on a rich console (in colour on a terminal)."""
+    """The report on a rich console (in colour on a terminal); ``fixes``: what ``--fix`` did."""
     from rich.text import Text
 
     for line in _findings(diagnostics, options.concise, texts):
         console.print(Text.assemble(*line), soft_wrap=True, highlight=False)
     if not options.quiet:
-        console.print(Text.assemble(*_summary(diagnostics, models)), highlight=False)
+        console.print(Text.assemble(*_summary(diagnostics, models, fixes)), highlight=False)
+        for line in _hidden_fixes(fixes):
+            console.print(Text.assemble(*line), highlight=False)
 
 
 def write_text(
@@ -189,11 +219,13 @@ def write_text(
     stream: TextIO,
     options: TextOptions = FULL,
     texts: Mapping[Path, str] | None = None,
+    fixes: FixSummary | None = None,
 ) -> None:
     """The report as plain text, as rich prints it where there is no terminal."""
     lines = list(_findings(diagnostics, options.concise, texts))
     if not options.quiet:
-        lines.append(_summary(diagnostics, models))
+        lines.append(_summary(diagnostics, models, fixes))
+        lines.extend(_hidden_fixes(fixes))
     stream.write("".join(_plain_line(line) + "\n" for line in lines))
 
 

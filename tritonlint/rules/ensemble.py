@@ -11,7 +11,7 @@ from tritonlint.repository.autofill import ENSEMBLE
 from tritonlint.repository.versions import numbered, selected_versions
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.fixes import fix, insert_after, remove_top_level, rename
-from tritonlint.rules.registry import Finding, declare, rule
+from tritonlint.rules.registry import Finding, FixAvailability, declare, fixable, rule
 from tritonlint.schema.binder import enum_type, message_type
 from tritonlint.schema.releases import load_schema
 from tritonlint.stage_rules import StageRule
@@ -70,6 +70,7 @@ def ensemble_without_scheduling(ctx: ModelContext) -> Iterator[Finding]:
     "TL702",
     "scheduling-without-ensemble-platform",
     Severity.ERROR,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="`ensemble_scheduling` in a model whose platform is not `ensemble`",
     explanation="""
     Only a model with `platform: "ensemble"` (and no `backend`) may have
@@ -114,6 +115,7 @@ def scheduling_without_ensemble_platform(ctx: ModelContext) -> Iterator[Finding]
     "TL703",
     "ensemble-has-backend",
     Severity.ERROR,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="an ensemble with a `backend`",
     explanation="""
     Ensembles are run by the server itself, not by a backend: `backend` must be empty. A safe
@@ -186,6 +188,7 @@ def _forbidden(field_name: str, code: str, name: str, message: str, bad: str) ->
         ensemble_scheduling { step [ ... ] }
         """,
         server_message=message,
+        fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     )(check)
 
 
@@ -803,6 +806,7 @@ def ensemble_batch_size_too_large(ctx: ModelContext) -> Iterator[Finding]:
     "TL717",
     "ensemble-version-not-served",
     Severity.ERROR,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a step asks for a version its model does not serve (an omitted version means 0)",
     explanation="""
     `model_version: -1` runs the latest served version; any other number must be a version
@@ -906,6 +910,7 @@ def _cycle_via(ctx: ModelContext, name: str, start: str) -> list[str] | None:
     "TL719",
     "ensemble-model-version-omitted",
     Severity.WARNING,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.UNSAFE),
     summary="an ensemble step without `model_version`",
     explanation="""
     An omitted `model_version` is 0, not "the latest": it works only while the composing

@@ -9,7 +9,7 @@ from tritonlint.diagnostics import Applicability, Fix, Severity
 from tritonlint.edits import quote
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.fixes import fix, set_value
-from tritonlint.rules.registry import Finding, rule
+from tritonlint.rules.registry import Finding, FixAvailability, fixable, rule
 
 _UNADDRESSABLE = re.compile(r"[\s?#%\\\"<>|*]")
 
@@ -18,6 +18,7 @@ _UNADDRESSABLE = re.compile(r"[\s?#%\\\"<>|*]")
     "TL201",
     "name-mismatch",
     Severity.ERROR,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="config `name` differs from the model folder's name",
     explanation="""
     tritonserver knows a model by its folder's name. When `name` is set it must be exactly

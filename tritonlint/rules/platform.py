@@ -21,7 +21,7 @@ from tritonlint.repository.autofill import (
 )
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.fixes import fix, insert_after, remove_top_level, rename, set_value
-from tritonlint.rules.registry import Finding, rule
+from tritonlint.rules.registry import Finding, FixAvailability, fixable, rule
 from tritonlint.rules.spelling import misspelt_backend
 
 _UNEXPECTED_PLATFORM = "unexpected platform type '{platform}' for {model}"
@@ -69,6 +69,7 @@ def _only_platform(backend: str) -> str | None:
     "TL301",
     "backend-used-as-platform",
     Severity.ERROR,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a backend name written as `platform`",
     explanation="""
     `platform` names a model *format* (`tensorrt_plan`, `onnxruntime_onnx`,
@@ -128,6 +129,7 @@ def _backend_as_platform_fix(ctx: ModelContext) -> tuple[Fix, ...]:
     "TL302",
     "platform-used-as-backend",
     Severity.ERROR,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a platform name written as `backend`",
     explanation="""
     `backend: "tensorrt_plan"` makes the server look for a backend library
@@ -185,6 +187,7 @@ def _platform_as_backend_fix(ctx: ModelContext) -> tuple[Fix, ...]:
     "TL303",
     "unknown-platform",
     Severity.ERROR,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.UNSAFE),
     summary="a platform tritonserver does not know, with no backend to fall back on",
     explanation="""
     When `backend` is not set the server derives it from `platform`, which must then be one
@@ -235,6 +238,7 @@ def _value_fix(ctx: ModelContext, name: str, value: str) -> tuple[Fix, ...]:
     "TL304",
     "platform-backend-mismatch",
     Severity.ERROR,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.UNSAFE),
     summary="`platform` and `backend` name different frameworks",
     explanation="""
     For the `tensorrt`, `onnxruntime`, `pytorch` and `tensorflow` backends the platform must
@@ -281,6 +285,7 @@ def platform_backend_mismatch(ctx: ModelContext) -> Iterator[Finding]:
     "TL305",
     "undeterminable-backend",
     Severity.ERROR,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="neither platform, backend nor a model file tells the server which backend to use",
     explanation="""
     With no `platform`, no `backend` and no `default_model_filename`, the server looks for a
@@ -374,6 +379,7 @@ def unknown_backend(ctx: ModelContext) -> Iterator[Finding]:
     "TL309",
     "misspelt-backend",
     Severity.ERROR,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.UNSAFE),
     summary="a backend name that is a slip of one of Triton's own backends or platforms",
     explanation="""
     The server loads the backend library named after `backend` (`libtriton_<name>.so`), so a
@@ -418,6 +424,7 @@ def misspelt_backend_name(ctx: ModelContext) -> Iterator[Finding]:
     "TL307",
     "ignored-platform",
     Severity.WARNING,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a `platform` the server ignores because the backend decides",
     explanation="""
     For backends other than tensorrt, onnxruntime, pytorch and tensorflow the server does not

@@ -10,11 +10,12 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from enum import Enum
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from tritonlint.diagnostics import Diagnostic, Fix, RelatedLocation, Severity
+from tritonlint.diagnostics import Applicability, Diagnostic, Fix, RelatedLocation, Severity
 from tritonlint.schema.source_map import Path as FieldPath
 from tritonlint.span import Span
 from tritonlint.stage_rules import StageRule
@@ -34,6 +35,35 @@ class Finding(NamedTuple):
     fixes: tuple[Fix, ...] = ()
     #: The field of the model's config the finding is about (None: a file or folder).
     field: FieldPath | None = None
+
+
+class FixAvailability(str, Enum):
+    """How often a rule's findings carry a fix."""
+
+    #: Every finding of the rule carries one.
+    ALWAYS = "always"
+    #: Some findings do (where the rule can tell what was meant, and where it can be written).
+    SOMETIMES = "sometimes"
+
+
+class FixDeclaration(NamedTuple):
+    """What a rule declares about its fixes: how often, and how safe they are."""
+
+    availability: FixAvailability
+    #: The applicabilities its fixes have (both, where it depends on the finding).
+    applicability: frozenset[Applicability]
+
+    def describe(self) -> str:
+        """``sometimes available (safe)``, as a rule's documentation says it."""
+        kinds = " or ".join(a.value for a in Applicability if a in self.applicability)
+        return f"{self.availability.value} available ({kinds})"
+
+
+def fixable(availability: FixAvailability, *applicability: Applicability) -> FixDeclaration:
+    """The fix declaration of a rule whose findings carry fixes of these applicabilities."""
+    if not applicability:
+        raise ValueError("a fixable rule names the applicability of its fixes")
+    return FixDeclaration(availability, frozenset(applicability))
 
 
 Check = Callable[["ModelContext"], Iterable[Finding]]
@@ -62,6 +92,8 @@ class Rule:
     #: Not in the default set: reported only where ``select`` or ``extend-select`` names it
     #: (by code, prefix, name or ``ALL``). For advice that correct configs often do not take.
     opt_in: bool = False
+    #: Whether and how the rule's findings carry fixes (None: they never do).
+    fix: FixDeclaration | None = None
 
     @cached_property
     def explanation(self) -> str:
@@ -107,6 +139,7 @@ def _documented(
     backend_check: bool = False,
     requires_field: str | None = None,
     opt_in: bool = False,
+    fix: FixDeclaration | None = None,
 ) -> Rule:
     """A rule with its documentation: summary, explanation, bad and good examples."""
     summary, explanation, bad, good = text
@@ -123,6 +156,7 @@ def _documented(
         backend_check,
         requires_field,
         opt_in,
+        fix,
     )
     if rule.code in _BY_CODE or rule.name in _BY_NAME:
         raise ValueError(f"rule {rule.code} {rule.name} is registered twice")
@@ -146,11 +180,11 @@ def declare(
     bad: str,
     good: str,
     server_message: str | None = None,
+    fix: FixDeclaration | None = None,
 ) -> Rule:
     """Register a rule whose findings a pipeline stage (syntax, schema, walker) reports."""
-    return _documented(
-        code, stage_rule.value, severity, pack, (summary, explanation, bad, good), server_message
-    )
+    text = (summary, explanation, bad, good)
+    return _documented(code, stage_rule.value, severity, pack, text, server_message, fix=fix)
 
 
 def rule(
@@ -166,10 +200,12 @@ def rule(
     backend_check: bool = False,
     requires_field: str | None = None,
     opt_in: bool = False,
+    fix: FixDeclaration | None = None,
 ) -> Callable[[Check], Check]:
     """Register a check function as a rule; its pack is the module it is defined in.
 
-    ``opt_in``: the rule is not in the default set (see :attr:`Rule.opt_in`).
+    ``opt_in``: the rule is not in the default set (see :attr:`Rule.opt_in`). ``fix``: how
+    its findings carry fixes (see :func:`fixable`).
     """
 
     def register(check: Check) -> Check:
@@ -185,6 +221,7 @@ def rule(
             backend_check=backend_check,
             requires_field=requires_field,
             opt_in=opt_in,
+            fix=fix,
         )
         return check
 
@@ -201,13 +238,15 @@ def repository_rule(
     bad: str,
     good: str,
     server_message: str | None = None,
+    fix: FixDeclaration | None = None,
 ) -> Callable[[RepositoryCheck], RepositoryCheck]:
     """Register a check that looks at a repository as a whole, not at one model."""
 
     def register(check: RepositoryCheck) -> RepositoryCheck:
         text = (summary, explanation, bad, good)
+        pack = _pack_of(check)
         _documented(
-            code, name, severity, _pack_of(check), text, server_message, repository_check=check
+            code, name, severity, pack, text, server_message, repository_check=check, fix=fix
         )
         return check
 

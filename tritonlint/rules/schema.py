@@ -1,7 +1,7 @@
 """Schema pack: fields, values and types that ModelConfig does not allow. Reported by the binder."""
 
-from tritonlint.diagnostics import Severity
-from tritonlint.rules.registry import declare
+from tritonlint.diagnostics import Applicability, Severity
+from tritonlint.rules.registry import FixAvailability, declare, fixable
 from tritonlint.stage_rules import StageRule
 
 _PARSE_FAILURE = "failed to read text proto from {path}"
@@ -11,6 +11,7 @@ declare(
     StageRule.UNKNOWN_FIELD,
     Severity.ERROR,
     pack="schema",
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.UNSAFE),
     summary="a field that the message type does not have",
     explanation="""
     Every field name must be a field of the message it appears in, spelled exactly
@@ -40,6 +41,7 @@ declare(
     StageRule.WRONG_VALUE_TYPE,
     Severity.ERROR,
     pack="schema",
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a message where a scalar belongs, a scalar for a message, or a list for one value",
     explanation="""
     A message field takes `{ ... }`, a scalar field takes one value, and only repeated fields
@@ -61,6 +63,7 @@ declare(
     StageRule.INVALID_VALUE,
     Severity.ERROR,
     pack="schema",
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a value that cannot be read as the field's type",
     explanation="""
     Integers take a decimal, hex (`0x`) or octal (`0`-prefixed) number; floats take a
@@ -110,6 +113,7 @@ declare(
     StageRule.UNKNOWN_ENUM_VALUE,
     Severity.ERROR,
     pack="schema",
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE, Applicability.UNSAFE),
     summary="an enum value name that the enum does not have",
     explanation="""
     Enum fields take one of the names the enum defines: data types are `TYPE_FP32`,
@@ -151,6 +155,7 @@ declare(
     StageRule.DUPLICATE_FIELD,
     Severity.ERROR,
     pack="schema",
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a non-repeated field given twice",
     explanation="""
     A field that is not repeated may be set only once. Two `max_batch_size` lines, or two
@@ -173,6 +178,7 @@ declare(
     StageRule.OVERRIDDEN_FIELD,
     Severity.WARNING,
     pack="schema",
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a non-repeated field given twice where the first value is the default",
     explanation="""
     The parser accepts a second value for a field whose first value was the default (`0`,

@@ -1,7 +1,7 @@
 """Suppressions pack: `# tritonlint: disable=...` comments, read by tritonlint/suppression.py."""
 
-from tritonlint.diagnostics import Severity
-from tritonlint.rules.registry import declare
+from tritonlint.diagnostics import Applicability, Severity
+from tritonlint.rules.registry import FixAvailability, declare, fixable
 from tritonlint.stage_rules import StageRule
 
 declare(
@@ -9,6 +9,7 @@ declare(
     StageRule.UNUSED_SUPPRESSION,
     Severity.WARNING,
     pack="suppressions",
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a suppression comment that suppresses nothing, or one written in a form not read",
     explanation="""
     `# tritonlint: disable=CODE` silences findings of CODE on its own line (a comment after

@@ -1,7 +1,7 @@
 """Syntax pack: what the text-format parser refuses. Reported by the parser."""
 
-from tritonlint.diagnostics import Severity
-from tritonlint.rules.registry import declare
+from tritonlint.diagnostics import Applicability, Severity
+from tritonlint.rules.registry import FixAvailability, declare, fixable
 from tritonlint.stage_rules import StageRule
 
 declare(
@@ -9,6 +9,7 @@ declare(
     StageRule.SYNTAX_ERROR,
     Severity.ERROR,
     pack="syntax",
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="config.pbtxt is not valid protobuf text format",
     explanation="""
     The parser could not read the file: a brace or bracket is not closed, a `:` is missing

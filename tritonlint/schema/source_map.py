@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import ItemsView
 from typing import NamedTuple
 
 from tritonlint.span import Span
@@ -28,6 +29,10 @@ class SourceMap:
 
     def add_once(self, path: Path, location: Location) -> None:
         self._locations.setdefault(path, location)
+
+    def items(self) -> ItemsView[Path, Location]:
+        """Every recorded field path with its location."""
+        return self._locations.items()
 
     def get(self, path: Path) -> Location | None:
         return self._locations.get(path)

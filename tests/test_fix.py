@@ -1,0 +1,366 @@
+"""`tritonlint check --fix`, `--unsafe-fixes`, `--diff` and `--show-fixes`: what is written, what
+is printed, the exit status; fixes that would break a file are refused; files are written all
+or none, keeping their bytes outside the edits, their line endings and their mode."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from helpers import make_tree
+
+from tritonlint import rewrite
+from tritonlint.cli import main
+from tritonlint.diagnostics import Applicability, Fix, Severity, TextEdit
+from tritonlint.rules import registry
+from tritonlint.rules.context import ModelContext
+from tritonlint.rules.registry import Finding, FixAvailability, fixable, rule
+from tritonlint.span import Span
+
+GOOD_INPUT = 'input [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] } ]\n'
+OUTPUT = 'output [ { name: "y" data_type: TYPE_FP32 dims: [ 3 ] } ]\n'
+#: A name the folder does not have (a safe fix, TL201) and a misspelt field (unsafe, TL101).
+CONFIG = (
+    'name: "resnet50"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\n'
+    'input [ { name: "x" data_type: TYPE_FP32 dim: [ 3 ] } ]\n' + OUTPUT
+)
+
+
+def repository(tmp_path: Path, config: str | bytes = CONFIG, name: str = "resnet") -> Path:
+    root = make_tree(tmp_path / "repo", {f"{name}/1/model.onnx": b"onnx"})
+    (root / name / "config.pbtxt").write_bytes(
+        config.encode("utf-8") if isinstance(config, str) else config
+    )
+    return root
+
+
+def run(
+    argv: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> tuple[int, str, str]:
+    os.chdir(tmp_path)
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture(autouse=True)
+def _wide(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.chdir(tmp_path)
+
+
+def test_fix_applies_the_safe_fixes_and_reports_what_remains(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = repository(tmp_path)
+    status, out, err = run(["check", "repo", "--fix"], capsys, tmp_path)
+    assert status == 1  # the misspelt field remains, an error
+    assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG.replace(
+        '"resnet50"', '"resnet"'
+    )
+    lines = out.splitlines()
+    assert lines[0].startswith("repo/resnet/config.pbtxt:4:42: TL101 [error]")
+    assert lines[-2:] == [
+        "Found 2 errors (1 fixed, 1 remaining; 1 model checked).",
+        "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
+    ]
+    assert err == ""
+
+
+def test_unsafe_fixes_apply_the_unsafe_ones_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = repository(tmp_path)
+    status, out, _ = run(["repo", "--fix", "--unsafe-fixes", "--show-fixes"], capsys, tmp_path)
+    assert status == 0
+    fixed = CONFIG.replace('"resnet50"', '"resnet"').replace(" dim:", " dims:")
+    assert (root / "resnet" / "config.pbtxt").read_text() == fixed
+    assert out == (
+        "Found 2 errors (2 fixed, 0 remaining; 1 model checked).\n"
+        "Fixed 2 findings:\n"
+        "- repo/resnet/config.pbtxt:\n"
+        "    1 \u00d7 TL101 (unknown-field)\n"
+        "    1 \u00d7 TL201 (name-mismatch)\n"
+    )
+
+
+def test_without_fix_nothing_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = repository(tmp_path)
+    status, out, _ = run(["check", "repo"], capsys, tmp_path)
+    assert status == 1
+    assert out.splitlines()[-1] == "Found 2 errors (1 model checked)."
+    assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG
+
+
+def test_diff_prints_the_change_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = repository(tmp_path)
+    status, out, err = run(["check", "repo", "--diff", "--show-fixes"], capsys, tmp_path)
+    assert status == 1
+    assert out == (
+        "--- a/repo/resnet/config.pbtxt\n"
+        "+++ b/repo/resnet/config.pbtxt\n"
+        "@@ -1,4 +1,4 @@\n"
+        '-name: "resnet50"\n'
+        '+name: "resnet"\n'
+        ' platform: "onnxruntime_onnx"\n'
+        " max_batch_size: 8\n"
+        ' input [ { name: "x" data_type: TYPE_FP32 dim: [ 3 ] } ]\n'
+    )
+    assert err == (
+        "Would fix 1 finding:\n"
+        "- repo/resnet/config.pbtxt:\n"
+        "    1 \u00d7 TL201 (name-mismatch)\n"
+        "Would fix 1 finding in 1 file.\n"
+    )
+    assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG
+
+
+def test_diff_with_nothing_to_fix_exits_0(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repository(tmp_path, CONFIG.replace('"resnet50"', '"resnet"'))
+    status, out, err = run(["check", "repo", "--diff"], capsys, tmp_path)
+    assert (status, out) == (0, "")
+    assert err == (
+        "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
+    )
+
+
+def test_fix_of_a_clean_repository_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    clean = 'name: "resnet"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\n' + GOOD_INPUT
+    root = repository(tmp_path, clean + OUTPUT)
+    mtime = (root / "resnet" / "config.pbtxt").stat().st_mtime_ns
+    status, out, _ = run(["check", "repo", "--fix", "--show-fixes"], capsys, tmp_path)
+    assert status == 0
+    assert out == (
+        "All checks passed (1 model checked).\nFixed nothing: no finding has a fix to apply.\n"
+    )
+    assert (root / "resnet" / "config.pbtxt").stat().st_mtime_ns == mtime
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["repo", "--unsafe-fixes"], "--unsafe-fixes goes with --fix or --diff"),
+        (["repo", "--show-fixes"], "--show-fixes goes with --fix or --diff"),
+        (["-", "--fix"], "--fix and --diff change files; they cannot fix standard input"),
+        (["repo", "--diff", "--smoke"], "--diff writes nothing"),
+    ],
+)
+def test_fix_options_that_do_not_go_together(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repository(tmp_path)
+    status, _, err = run(argv, capsys, tmp_path)
+    assert status == 2
+    assert err.startswith(f"tritonlint: error: {message}")
+
+
+def test_bytes_outside_the_edits_are_kept_crlf_and_no_final_newline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = CONFIG.replace("\n", "\r\n").rstrip("\r\n") + "  # last\t"
+    root = repository(tmp_path, config)
+    assert run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)[0] == 0
+    expected = config.replace('"resnet50"', '"resnet"').replace(" dim:", " dims:")
+    assert (root / "resnet" / "config.pbtxt").read_bytes() == expected.encode("utf-8")
+
+
+def test_a_file_with_a_byte_order_mark_is_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The parser (as the server's) takes a byte order mark for a stray character: a syntax
+    error without a fix, so the file's other fixes wait until it is removed."""
+    config = b"\xef\xbb\xbf" + CONFIG.encode("utf-8")
+    root = repository(tmp_path, config)
+    status, out, _ = run(["repo", "--fix"], capsys, tmp_path)
+    assert status == 1
+    assert "repo/resnet/config.pbtxt:1:1: TL010 [error] unexpected character '\\ufeff'" in out
+    assert (root / "resnet" / "config.pbtxt").read_bytes() == config
+
+
+def test_the_file_mode_is_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = repository(tmp_path)
+    config = root / "resnet" / "config.pbtxt"
+    config.chmod(0o640)
+    run(["repo", "--fix"], capsys, tmp_path)
+    assert config.read_text().startswith('name: "resnet"\n')
+    assert config.stat().st_mode & 0o777 == 0o640
+
+
+def test_identical_edits_of_two_findings_are_applied_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """TL717 (version 0 is not served) and TL719 (model_version omitted) both insert
+    `model_version: -1` after the step's model_name."""
+    ensemble = (
+        'name: "pipe"\nplatform: "ensemble"\nmax_batch_size: 8\n'
+        'input [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] } ]\n'
+        'output [ { name: "y" data_type: TYPE_FP32 dims: [ 3 ] } ]\n'
+        "ensemble_scheduling {\n  step [\n    {\n"
+        '      model_name: "resnet"\n'
+        '      input_map { key: "x" value: "x" }\n'
+        '      output_map { key: "y" value: "y" }\n'
+        "    }\n  ]\n}\n"
+    )
+    root = repository(tmp_path, CONFIG.replace('"resnet50"', '"resnet"').replace(" dim:", " dims:"))
+    make_tree(root, {"pipe/1/": None})
+    (root / "pipe" / "config.pbtxt").write_text(ensemble)
+    status, out, _ = run(
+        ["repo", "--fix", "--unsafe-fixes", "--show-fixes", "--select", "TL717,TL719"],
+        capsys,
+        tmp_path,
+    )
+    assert status == 0
+    assert (root / "pipe" / "config.pbtxt").read_text() == ensemble.replace(
+        '"resnet"\n', '"resnet"\n      model_version: -1\n'
+    )
+    assert out == (
+        "Found 1 error, 1 warning (2 fixed, 0 remaining; 2 models checked).\n"
+        "Fixed 2 findings:\n"
+        "- repo/pipe/config.pbtxt:\n"
+        "    1 \u00d7 TL717 (ensemble-version-not-served)\n"
+        "    1 \u00d7 TL719 (ensemble-model-version-omitted)\n"
+    )
+
+
+def test_a_file_with_syntax_errors_gets_only_the_syntax_fixes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = CONFIG.replace("max_batch_size: 8\n", "max_batch_size: 8  <- the largest batch\n")
+    broken += "instance_group [ { kind: KIND_CPU }\n"  # an unclosed list
+    root = repository(tmp_path, broken)
+    status, out, _ = run(["repo", "--fix", "--show-fixes"], capsys, tmp_path)
+    assert status == 1
+    # The note became a comment; the name is left as it is while the file does not parse.
+    assert (root / "resnet" / "config.pbtxt").read_text() == broken.replace("<-", "# <-")
+    assert "- repo/resnet/config.pbtxt:\n    1 \u00d7 TL010 (syntax-error)\n" in out
+
+
+# -- rules registered by the tests alone -------------------------------------------------------
+
+
+@pytest.fixture
+def test_rule() -> Iterator[None]:
+    """Take the rules the tests register out of the registry again afterwards."""
+    codes = set(registry._BY_CODE)
+    yield
+    for code in set(registry._BY_CODE) - codes:
+        del registry._BY_NAME[registry._BY_CODE.pop(code).name]
+
+
+def _register(code: str, edits: Callable[[ModelContext], list[TextEdit]]) -> None:
+    def check(ctx: ModelContext) -> Iterator[Finding]:
+        edit = edits(ctx)
+        if edit:
+            fix = Fix("Test fix", tuple(edit), Applicability.SAFE)
+            yield ctx.at(("max_batch_size",), "a test finding", fixes=(fix,))
+
+    rule(
+        code,
+        f"test-rule-{code.lower()}",
+        Severity.ERROR,
+        fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
+        summary="a rule of the tests",
+        explanation="A rule of the tests.",
+        bad="",
+        good="",
+    )(check)
+
+
+def _value(ctx: ModelContext, path: tuple[str, ...]) -> TextEdit:
+    span = ctx.span(path)
+    assert span is not None
+    return TextEdit(span, ctx.model.config.text[span.start : span.end])  # type: ignore[union-attr]
+
+
+@pytest.mark.usefixtures("test_rule")
+def test_a_fix_that_breaks_the_syntax_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _register("TL990", lambda ctx: [_value(ctx, ("max_batch_size",))._replace(new_text="8 {")])
+    root = repository(tmp_path)
+    status, out, err = run(["repo", "--fix", "--select", "TL990"], capsys, tmp_path)
+    assert status == 1
+    assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG
+    assert err == (
+        "tritonlint: warning: refused the fix of TL990 at repo/resnet/config.pbtxt:3:17 "
+        "('Test fix'): the fixed text would not parse (3:19: expected one of ',', ';', '[', "
+        "end of file, identifier; found '{'); this is a bug in the rule's fix, please report it\n"
+    )
+    assert out.splitlines()[-1] == "Found 1 error (1 model checked)."
+
+
+@pytest.mark.usefixtures("test_rule")
+def test_a_fix_that_changes_another_field_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The edit is meant to change the value of max_batch_size, but it comments out the field
+    before it (platform)."""
+
+    def edits(ctx: ModelContext) -> list[TextEdit]:
+        platform = ctx.span(("platform",), "field")
+        assert platform is not None
+        at = Span.point(platform.line, platform.column, platform.start)
+        return [_value(ctx, ("max_batch_size",))._replace(new_text="4"), TextEdit(at, "# ")]
+
+    _register("TL991", edits)
+    root = repository(tmp_path)
+    status, _, err = run(["repo", "--fix", "--select", "TL991"], capsys, tmp_path)
+    assert status == 1
+    assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG
+    assert err == (
+        "tritonlint: warning: refused the fix of TL991 at repo/resnet/config.pbtxt:3:17 "
+        "('Test fix'): it would change platform, which the fix does not edit; this is a bug in "
+        "the rule's fix, please report it\n"
+    )
+
+
+@pytest.mark.usefixtures("test_rule")
+def test_fixes_that_do_not_settle_stop_after_ten_rounds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def edits(ctx: ModelContext) -> list[TextEdit]:
+        edit = _value(ctx, ("max_batch_size",))
+        return [edit._replace(new_text=str(int(edit.new_text) + 1))]
+
+    _register("TL992", edits)
+    root = repository(tmp_path)
+    status, out, err = run(["repo", "--fix", "--select", "TL992"], capsys, tmp_path)
+    assert status == 1
+    assert "max_batch_size: 18\n" in (root / "resnet" / "config.pbtxt").read_text()
+    assert err == (
+        "tritonlint: warning: the fixes of repo/resnet/config.pbtxt did not settle after 10 "
+        "rounds; the fixes made so far are kept, and what remains is reported\n"
+    )
+    assert out.splitlines()[-1] == "Found 11 errors (10 fixed, 1 remaining; 1 model checked)."
+
+
+def test_changed_files_are_written_all_or_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = repository(tmp_path)
+    other = root / "other" / "config.pbtxt"
+    make_tree(root, {"other/1/model.onnx": b"onnx"})
+    other.write_text(CONFIG)
+    stage = rewrite._stage
+
+    def failing(path: Path, text: str) -> tuple[str, Path]:
+        if path == other:
+            raise PermissionError(13, "Permission denied", str(path))
+        return stage(path, text)
+
+    monkeypatch.setattr(rewrite, "_stage", failing)
+    status, _, err = run(["repo", "--fix"], capsys, tmp_path)
+    assert status == 2
+    assert err.startswith(f"tritonlint: error: cannot write the fixes {other}: Permission denied")
+    assert "no file was changed" in err
+    assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG
+    assert other.read_text() == CONFIG
+    assert sorted(p.name for p in root.rglob("*.tmp")) == []

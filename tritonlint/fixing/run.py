@@ -1,0 +1,92 @@
+"""Fix the paths a user names: every repository, model folder or config file among them.
+
+What :func:`fix_paths` returns says what would change; nothing is written until
+:func:`write_fixes` is called, and then every changed file is written or none is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tritonlint.diagnostics import Diagnostic
+from tritonlint.engine import LintOptions, LintResult, workspace_for
+from tritonlint.engine.batch import check_source
+from tritonlint.engine.checks import walk_diagnostics
+from tritonlint.fixing.rounds import Applied, Refused, applicable_fix, fix_workspace
+from tritonlint.report.paths import display_path
+from tritonlint.repository.walker import plan
+from tritonlint.rewrite import unified_diff, write_all
+from tritonlint.schema.releases import load_schema
+
+
+@dataclass
+class FixRun:
+    """What fixing found and did, before anything is written."""
+
+    #: The findings that remain once the fixes are applied.
+    result: LintResult
+    #: Each changed file's text before and after, in path order.
+    changed: dict[Path, tuple[str, str]] = field(default_factory=dict)
+    applied: list[Applied] = field(default_factory=list)
+    refused: list[Refused] = field(default_factory=list)
+    #: Files whose fixes had not settled when the rounds ran out.
+    unsettled: list[Path] = field(default_factory=list)
+
+    @property
+    def fixed(self) -> list[Diagnostic]:
+        """The findings the fixes resolved."""
+        return [applied.diagnostic for applied in self.applied]
+
+    def hidden(self) -> int:
+        """How many remaining findings only ``--unsafe-fixes`` would fix."""
+        return sum(
+            1
+            for d in self.result.diagnostics
+            if applicable_fix(d, unsafe=False) is None and applicable_fix(d, unsafe=True)
+        )
+
+    def diff(self) -> str:
+        """Every change as a unified diff, file by file."""
+        return "".join(
+            unified_diff(display_path(path), before, after)
+            for path, (before, after) in self.changed.items()
+        )
+
+
+def fix_paths(
+    paths: Sequence[Path],
+    options: LintOptions,
+    *,
+    repositories: Sequence[Path] = (),
+    unsafe: bool = False,
+) -> FixRun:
+    """Lint ``paths`` as :func:`~tritonlint.engine.lint_paths` does, applying fixes in memory."""
+    sources, unusable, empty = plan(paths, repositories, options.excluded.match)
+    schema = load_schema(options.triton_version)
+    found: list[Diagnostic] = list(options.report(walk_diagnostics(unusable)))
+    checked: list[Path] = []
+    run = FixRun(LintResult(triton_version=schema.release, empty=empty))
+    for source in sources:
+        workspace = workspace_for(source, options)
+        outcome = fix_workspace(workspace, schema, unsafe)
+        source_found, source_checked = check_source(workspace, source, options)
+        found.extend(source_found)
+        checked.extend(source_checked)
+        run.changed.update(outcome.changed)
+        run.applied.extend(outcome.applied)
+        run.refused.extend(outcome.refused)
+        if outcome.unsettled:
+            run.unsettled.extend(sorted({d.path for d in outcome.result.diagnostics if d.fixes}))
+        run.result.texts.update({path: after for path, (_, after) in outcome.changed.items()})
+    run.changed = dict(sorted(run.changed.items()))
+    run.result.diagnostics = sorted(dict.fromkeys(found), key=lambda d: d.sort_key)
+    run.result.models_checked = len(checked)
+    run.result.checked = sorted(checked)
+    return run
+
+
+def write_fixes(run: FixRun) -> None:
+    """Write every changed file, or (on an OSError, which is raised) none."""
+    write_all({path: after for path, (_, after) in run.changed.items()})

@@ -1,0 +1,146 @@
+"""Whether a fix does only what it claims: the text still parses, and only the fields it edits
+change.
+
+A fix is refused when the fixed text has a syntax error the original had not, or when its
+parsed configuration differs from the original's outside the fields the edits touch. The
+fields an edit touches are the narrowest fields of the source map whose text it overlaps (or,
+for an insertion, lies inside), in the original and in the fixed text: renaming
+``dim`` inside ``input[0]`` may change ``input[0]``, writing a value of ``max_batch_size`` may
+change ``max_batch_size`` only, inserting ``platform: "ensemble"`` may add ``platform``. What
+is refused is an edit whose effect reaches past its own text: a ``#`` that comments out the
+field after it, a brace that takes the next fields into a message. (Which fields a finding is
+about is not recorded with it: a fix may rightly edit a field next to the one it reports, as
+inserting ``model_version`` after a step's ``model_name`` does.) A refusal is a bug in the
+rule that offered the fix.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
+
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+
+from tritonlint.diagnostics import TextEdit
+from tritonlint.document import ConfigDocument, parse_config
+from tritonlint.schema.releases import Schema
+from tritonlint.schema.source_map import Path as FieldPath
+from tritonlint.schema.source_map import SourceMap
+
+#: A part of a text, by offsets: start and end.
+Region = tuple[int, int]
+
+
+def refusal(
+    path: Path, before: ConfigDocument, edits: Sequence[TextEdit], after: str, schema: Schema
+) -> str | None:
+    """Why the text ``after`` (``before``'s text with ``edits``) must not be written, or None."""
+    fixed = parse_config(path, after, schema)
+    old_problems = before.syntax.problems if before.syntax is not None else []
+    new_problems = fixed.syntax.problems if fixed.syntax is not None else []
+    if len(new_problems) > len(old_problems):
+        first = new_problems[0]
+        where = f"{first.span.line}:{first.span.column}" if first.span else "?"
+        return f"the fixed text would not parse ({where}: {first.message})"
+    if before.has_syntax_errors or before.bound is None or fixed.bound is None:
+        return None  # a syntax fix of a file whose fields are guesses: fewer errors is all
+    allowed = _touched(before.bound.source_map, _regions_before(edits)) | _touched(
+        fixed.bound.source_map, _regions_after(edits)
+    )
+    for changed in changed_fields(before.bound.message, fixed.bound.message):
+        if not any(_related(changed, field) for field in allowed):
+            return f"it would change {field_name(changed)}, which the fix does not edit"
+    return None
+
+
+def field_name(path: FieldPath) -> str:
+    """A field path as a config names it: ``input[0].dims`` (a map key as a field name)."""
+    text = ""
+    for part in path:
+        if isinstance(part, int) and not isinstance(part, bool):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text
+
+
+def changed_fields(before: Message, after: Message, prefix: FieldPath = ()) -> Iterator[FieldPath]:
+    """The paths of the fields whose values differ (a repeated field whose length differs, as
+    a whole; a map entry by its key)."""
+    fields = {f.name: f for f, _ in [*before.ListFields(), *after.ListFields()]}
+    for name, descriptor in sorted(fields.items()):
+        path = (*prefix, name)
+        old, new = getattr(before, name), getattr(after, name)
+        if _is_map(descriptor):
+            for key in sorted(set(old) | set(new), key=repr):
+                if key not in old or key not in new:
+                    yield (*path, key)
+                elif isinstance(old[key], Message):
+                    yield from changed_fields(old[key], new[key], (*path, key))
+                elif old[key] != new[key]:
+                    yield (*path, key)
+        elif descriptor.is_repeated:
+            if len(old) != len(new):
+                yield path
+                continue
+            for index, (a, b) in enumerate(zip(old, new, strict=True)):
+                if isinstance(a, Message):
+                    yield from changed_fields(a, b, (*path, index))
+                elif a != b:
+                    yield (*path, index)
+        elif isinstance(old, Message):
+            if before.HasField(name) != after.HasField(name):
+                yield path
+            else:
+                yield from changed_fields(old, new, path)
+        elif old != new or _present(before, descriptor) != _present(after, descriptor):
+            yield path
+
+
+def _present(message: Message, descriptor: FieldDescriptor) -> bool:
+    return descriptor.has_presence and message.HasField(descriptor.name)
+
+
+def _is_map(descriptor: FieldDescriptor) -> bool:
+    entry = descriptor.message_type
+    return entry is not None and entry.GetOptions().map_entry
+
+
+def _related(changed: FieldPath, field: FieldPath) -> bool:
+    """Whether a change at ``changed`` falls to the touched ``field``: it is inside it, or it
+    is the repeated field (or message) that holds it, changed as a whole."""
+    shorter = min(len(changed), len(field))
+    return changed[:shorter] == field[:shorter]
+
+
+def _regions_before(edits: Iterable[TextEdit]) -> list[Region]:
+    return [(edit.span.start, edit.span.end) for edit in edits]
+
+
+def _regions_after(edits: Iterable[TextEdit]) -> list[Region]:
+    """Where the new texts of ``edits`` lie in the fixed text."""
+    regions = []
+    shift = 0
+    for edit in sorted(edits, key=lambda e: e.span.start):
+        start = edit.span.start + shift
+        regions.append((start, start + len(edit.new_text)))
+        shift += len(edit.new_text) - (edit.span.end - edit.span.start)
+    return regions
+
+
+def _touched(source_map: SourceMap, regions: list[Region]) -> set[FieldPath]:
+    """The narrowest recorded fields whose text one of ``regions`` overlaps."""
+    hits = {
+        path
+        for path, location in source_map.items()
+        if any(_overlaps(location.field.start, location.field.end, r) for r in regions)
+    }
+    return {p for p in hits if not any(len(q) > len(p) and q[: len(p)] == p for q in hits)}
+
+
+def _overlaps(start: int, end: int, region: Region) -> bool:
+    first, last = region
+    if first == last:  # an insertion (or the place of a deletion): inside the field
+        return start < first < end
+    return start < last and first < end
