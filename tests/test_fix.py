@@ -364,3 +364,129 @@ def test_changed_files_are_written_all_or_none(
     assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG
     assert other.read_text() == CONFIG
     assert sorted(p.name for p in root.rglob("*.tmp")) == []
+
+
+#: An ensemble that runs the model by the name its config gave it ("resnet50", folder "resnet").
+PIPE = """\
+name: "pipe"
+platform: "ensemble"
+max_batch_size: 8
+input [ { name: "X" data_type: TYPE_FP32 dims: [ 3 ] } ]
+output [ { name: "Y" data_type: TYPE_FP32 dims: [ 3 ] } ]
+ensemble_scheduling {
+  step [
+    {
+      model_name: "resnet50"
+      model_version: -1
+      input_map { key: "x" value: "X" }
+      output_map { key: "y" value: "Y" }
+    }
+  ]
+}
+"""
+NAMED = CONFIG.replace(" dim:", " dims:")
+
+
+def ensemble_repository(tmp_path: Path) -> Path:
+    root = repository(tmp_path, NAMED)
+    make_tree(root, {"pipe/1/": None, "pipe/config.pbtxt": PIPE})
+    return root
+
+
+def test_a_fix_across_files_is_applied_only_with_unsafe_fixes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = ensemble_repository(tmp_path)
+    # --fix alone takes the safe fix: the model's name only (the step still names resnet50).
+    status, out, _ = run(["repo", "--fix"], capsys, tmp_path)
+    assert (root / "resnet" / "config.pbtxt").read_text() == NAMED.replace('"resnet50"', '"resnet"')
+    assert (root / "pipe" / "config.pbtxt").read_text() == PIPE
+    assert status == 1 and "TL708" in out
+
+
+def test_unsafe_fixes_rename_the_model_and_the_steps_that_name_it_together(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = ensemble_repository(tmp_path)
+    status, out, _ = run(["repo", "--diff", "--unsafe-fixes"], capsys, tmp_path)
+    assert status == 1
+    assert out == (
+        "--- a/repo/pipe/config.pbtxt\n"
+        "+++ b/repo/pipe/config.pbtxt\n"
+        "@@ -6,7 +6,7 @@\n"
+        " ensemble_scheduling {\n"
+        "   step [\n"
+        "     {\n"
+        '-      model_name: "resnet50"\n'
+        '+      model_name: "resnet"\n'
+        "       model_version: -1\n"
+        '       input_map { key: "x" value: "X" }\n'
+        '       output_map { key: "y" value: "Y" }\n'
+        "--- a/repo/resnet/config.pbtxt\n"
+        "+++ b/repo/resnet/config.pbtxt\n"
+        "@@ -1,4 +1,4 @@\n"
+        '-name: "resnet50"\n'
+        '+name: "resnet"\n'
+        ' platform: "onnxruntime_onnx"\n'
+        " max_batch_size: 8\n"
+        ' input [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] } ]\n'
+    )
+    assert (root / "pipe" / "config.pbtxt").read_text() == PIPE  # --diff writes nothing
+    status, out, _ = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    assert status == 0
+    assert (root / "resnet" / "config.pbtxt").read_bytes() == NAMED.replace(
+        '"resnet50"', '"resnet"'
+    ).encode()
+    assert (root / "pipe" / "config.pbtxt").read_bytes() == PIPE.replace(
+        '"resnet50"', '"resnet"'
+    ).encode()
+    assert out.splitlines()[-1] == "Found 1 error (1 fixed, 0 remaining; 2 models checked)."
+
+
+def test_a_fix_across_files_is_offered_first_and_names_the_other_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    ensemble_repository(tmp_path)
+    status, out, _ = run(["repo", "--format", "json"], capsys, tmp_path)
+    assert status == 1
+    (finding,) = [f for f in json.loads(out) if f["code"] == "TL201"]
+    assert [(f["title"], f["applicability"]) for f in finding["fixes"]] == [
+        ('Set name to "resnet", the model folder\'s name, and the ensemble steps that name '
+         '"resnet50"', "unsafe"),
+        ('Set name to "resnet", the model folder\'s name', "safe"),
+    ]  # fmt: skip
+    edits = finding["fixes"][0]["edits"]
+    assert [(e.get("path"), e["line"], e["new_text"]) for e in edits] == [
+        (None, 1, '"resnet"'),
+        ("repo/pipe/config.pbtxt", 9, '"resnet"'),
+    ]
+
+
+@pytest.mark.usefixtures("test_rule")
+def test_a_fix_across_files_is_not_applied_to_a_file_changed_since_it_was_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A fix of the ensemble (a test rule's: max_batch_size 8 -> 16, touching the step's name
+    too) is taken first; the model's fix across files overlaps it and waits. By the next
+    round the ensemble has changed but the model was not checked again, so its fix still
+    holds the old places in the ensemble: it is not applied there, and nothing is garbled."""
+
+    def edits(ctx: ModelContext) -> list[TextEdit]:
+        config = ctx.config
+        if ctx.model.name != "pipe" or config is None or config.max_batch_size != 8:
+            return []
+        step = _value(ctx, ("ensemble_scheduling", "step", 0, "model_name"))  # type: ignore[arg-type]
+        return [_value(ctx, ("max_batch_size",))._replace(new_text="16"), step]
+
+    _register("TL993", edits)
+    root = ensemble_repository(tmp_path)
+    status, out, err = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    assert err == ""  # not refused either: never tried on the changed text
+    assert status == 1
+    assert (root / "pipe" / "config.pbtxt").read_text() == PIPE.replace(
+        "max_batch_size: 8", "max_batch_size: 16"
+    )
+    assert (root / "resnet" / "config.pbtxt").read_text() == NAMED
+    assert "TL201" in out

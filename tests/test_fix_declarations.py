@@ -21,7 +21,7 @@ def test_a_fix_declaration_names_its_applicability() -> None:
 
 
 def test_the_documentation_of_a_rule_says_how_it_fixes() -> None:
-    safe, mixed, none = by_code("TL201"), by_code("TL105"), by_code("TL401")
+    safe, mixed, none = by_code("TL102"), by_code("TL105"), by_code("TL401")
     assert safe is not None and mixed is not None and none is not None
     assert (
         "\nFix: sometimes available (safe); applied by `tritonlint check --fix`.\n"
@@ -36,7 +36,10 @@ def test_the_documentation_of_a_rule_says_how_it_fixes() -> None:
 
 def test_the_rules_index_has_a_fix_column() -> None:
     doc = render_rules_doc()
-    assert "| [TL201](#tl201-name-mismatch) | name-mismatch | error | yes | safe | naming |" in doc
+    assert (
+        "| [TL102](#tl102-wrong-value-type) | wrong-value-type | error | yes | safe | schema |"
+        in doc
+    )
     assert "| safe, unsafe | schema |" in doc
     assert "| [TL401](#tl401-" in doc and "| yes |  | " in doc
 

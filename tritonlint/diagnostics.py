@@ -33,10 +33,16 @@ class TextEdit(NamedTuple):
 
     span: Span
     new_text: str
+    #: The file edited, where it is not the finding's own (an ensemble that names the model).
+    path: Path | None = None
 
 
 class Fix(NamedTuple):
-    """Edits of the finding's own file that resolve it, with a title for a code action."""
+    """Edits that resolve a finding, with a title for a code action.
+
+    The edits are of the finding's own file, but for those that name another file: a fix that
+    edits several files is applied to all of them or to none.
+    """
 
     title: str
     edits: tuple[TextEdit, ...]

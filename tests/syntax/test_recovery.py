@@ -8,7 +8,7 @@ import re
 import pytest
 from schema.test_text_format_parity import reference_error
 
-from tritonlint.diagnostics import Applicability
+from tritonlint.diagnostics import Applicability, TextEdit
 from tritonlint.span import Span
 from tritonlint.syntax.cst import Field, ListValue, Message, Scalar
 from tritonlint.syntax.parser import MAX_SYNTAX_ERRORS, SyntaxProblem, parse
@@ -142,7 +142,7 @@ def test_the_fix_of_a_note_makes_it_a_comment() -> None:
         ("Make the note a comment", Applicability.SAFE)
     ] * 2
     assert [fix.edits for fix in notes[0].fixes] == [
-        ((Span.point(12, 22, TUTORIAL_ENSEMBLE.index("<- 토")), "# "),)
+        (TextEdit(Span.point(12, 22, TUTORIAL_ENSEMBLE.index("<- 토")), "# "),)
     ]
     fixed = apply_fixes(TUTORIAL_ENSEMBLE, notes)
     assert '        key: "TEXT"  # <- 토크나이저 모델의 입력 이름과 같아야 합니다\n' in fixed

@@ -1,12 +1,13 @@
 """Fix one workspace: apply the fixes its findings carry, check again, and repeat.
 
-Each round takes the findings of a check and, file by file, the first fix of each finding
-that may be applied (safe, or unsafe where asked for). Fixes whose edits overlap an edit
-already taken this round wait for the next round, when their findings are checked anew; a
-fix whose edits are all already taken (two findings offering the same edit) is applied once
-and resolves both. Each fix is verified on its own before it is taken (see
-:func:`~tritonlint.fixing.verify.refusal`). The new texts go to the workspace's overlay; the
-disk is not touched here.
+Each round takes the findings of a check and, in report order, the first fix of each
+finding that may be applied (safe, or unsafe where asked for). A fix may edit several files
+(a model's name and the ensemble steps that name it): it is taken in all of them or in none.
+Fixes whose edits overlap an edit already taken this round wait for the next round, when
+their findings are checked anew; a fix whose edits are all already taken (two findings
+offering the same edit) is applied once and resolves both. Each fix is verified on its own
+before it is taken, in each file it edits (see :func:`~tritonlint.fixing.verify.refusal`).
+The new texts go to the workspace's overlay; the disk is not touched here.
 
 In a file with syntax errors the fields are the parser's guesses, so only the fixes of the
 syntax rules are applied there.
@@ -24,6 +25,7 @@ from tritonlint.diagnostics import Applicability, Diagnostic, Fix, TextEdit
 from tritonlint.document import ConfigDocument, parse_config
 from tritonlint.engine import CheckResult, Workspace
 from tritonlint.fixing.verify import refusal
+from tritonlint.report.paths import display_path
 from tritonlint.rewrite import apply_edits
 from tritonlint.rules.registry import by_code
 from tritonlint.schema.releases import Schema
@@ -77,19 +79,15 @@ def fix_workspace(
     outcome = WorkspaceFixes(workspace.check())
     refused: set[tuple[str, Path, Fix]] = set()
     for _ in range(max_rounds):
-        took = False
-        for path, found in _by_file(outcome.result.diagnostics, unsafe).items():
-            text = workspace.text(path)
-            if text is None:
-                continue
-            document = parse_config(path, text, schema)
-            edits = _round(path, document, text, found, schema, outcome, refused)
-            if edits:
-                originals.setdefault(path, text)
-                workspace.change(path, apply_edits(text, edits))
-                took = True
-        if not took:
+        fixing = _Round(workspace, schema, outcome, refused, set(originals))
+        for diagnostic, fix in _fixable(outcome.result.diagnostics, unsafe):
+            fixing.take(diagnostic, fix)
+        if not fixing.taken:
             break
+        for path, edits in fixing.taken.items():
+            text = fixing.files[path][0]
+            originals.setdefault(path, text)
+            workspace.change(path, apply_edits(text, edits))
         outcome.result = workspace.check()
     else:
         outcome.unsettled = any(
@@ -103,37 +101,90 @@ def fix_workspace(
     return outcome
 
 
-def _round(
-    path: Path,
-    document: ConfigDocument,
-    text: str,
-    found: list[tuple[Diagnostic, Fix]],
-    schema: Schema,
-    outcome: WorkspaceFixes,
-    refused: set[tuple[str, Path, Fix]],
-) -> list[TextEdit]:
-    """The edits of one file to apply this round; records what they resolve and refuses."""
-    taken: list[TextEdit] = []
-    for diagnostic, fix in found:
-        key = (diagnostic.code, path, fix)
-        if key in refused or not _allowed_in(document, diagnostic):
-            continue
-        if all(edit in taken for edit in fix.edits):
-            outcome.applied.append(Applied(diagnostic, fix))  # the same edit, offered twice
-            continue
-        if any(_overlap(edit, other) for edit in fix.edits for other in taken):
-            continue  # checked again next round, after the other fix
-        try:
-            reason = refusal(path, document, fix.edits, apply_edits(text, fix.edits), schema)
-        except ValueError as error:
-            reason = f"its edits cannot be applied ({error})"
+def edits_by_file(diagnostic: Diagnostic, fix: Fix) -> dict[Path, list[TextEdit]]:
+    """A fix's edits by the file they change (an edit naming no file: the finding's)."""
+    files: dict[Path, list[TextEdit]] = {}
+    for edit in fix.edits:
+        files.setdefault(edit.path or diagnostic.path, []).append(edit._replace(path=None))
+    return files
+
+
+class _Round:
+    """The edits one round takes, file by file; records what they resolve and refuses."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        schema: Schema,
+        outcome: WorkspaceFixes,
+        refused: set[tuple[str, Path, Fix]],
+        changed: set[Path],
+    ) -> None:
+        self._workspace = workspace
+        #: The files an earlier round changed.
+        self._changed = changed
+        self._schema = schema
+        self._outcome = outcome
+        self._refused = refused
+        #: Each file's text at the start of the round and its parse (None: not in the workspace).
+        self.files: dict[Path, tuple[str, ConfigDocument]] = {}
+        self.taken: dict[Path, list[TextEdit]] = {}
+
+    def take(self, diagnostic: Diagnostic, fix: Fix) -> None:
+        """Take the fix's edits, in every file they change, or none of them."""
+        key = (diagnostic.code, diagnostic.path, fix)
+        if key in self._refused:
+            return
+        by_file = edits_by_file(diagnostic, fix)
+        if any(path != diagnostic.path and path in self._changed for path in by_file):
+            return  # computed before that file changed, and not checked again since
+        files = {path: self._file(path) for path in by_file}
+        if any(f is None or not _allowed_in(f[1], diagnostic) for f in files.values()):
+            return
+        taken = {path: self.taken.get(path, []) for path in by_file}
+        if all(edit in taken[path] for path, edits in by_file.items() for edit in edits):
+            self._outcome.applied.append(Applied(diagnostic, fix))  # the same edits, again
+            return
+        if any(
+            _overlap(edit, other)
+            for path, edits in by_file.items()
+            for edit in edits
+            for other in taken[path]
+        ):
+            return  # checked again next round, after the other fix
+        reason = self._refusal(by_file, files)
         if reason is not None:
-            refused.add(key)
-            outcome.refused.append(Refused(diagnostic, fix, reason))
-            continue
-        taken.extend(edit for edit in fix.edits if edit not in taken)
-        outcome.applied.append(Applied(diagnostic, fix))
-    return taken
+            self._refused.add(key)
+            self._outcome.refused.append(Refused(diagnostic, fix, reason))
+            return
+        for path, edits in by_file.items():
+            self.taken.setdefault(path, []).extend(e for e in edits if e not in taken[path])
+        self._outcome.applied.append(Applied(diagnostic, fix))
+
+    def _file(self, path: Path) -> tuple[str, ConfigDocument] | None:
+        if path not in self.files:
+            text = self._workspace.text(path)
+            if text is None or not os.path.isfile(path):
+                return None
+            self.files[path] = (text, parse_config(path, text, self._schema))
+        return self.files[path]
+
+    def _refusal(
+        self,
+        by_file: dict[Path, list[TextEdit]],
+        files: dict[Path, tuple[str, ConfigDocument] | None],
+    ) -> str | None:
+        for path, edits in by_file.items():
+            found = files[path]
+            assert found is not None
+            text, document = found
+            try:
+                reason = refusal(path, document, edits, apply_edits(text, edits), self._schema)
+            except ValueError as error:
+                reason = f"its edits cannot be applied ({error})"
+            if reason is not None:
+                return reason if len(by_file) == 1 else f"in {display_path(path)}: {reason}"
+        return None
 
 
 def _allowed_in(document: ConfigDocument, diagnostic: Diagnostic) -> bool:
@@ -157,13 +208,3 @@ def _fixable(diagnostics: Iterable[Diagnostic], unsafe: bool) -> Iterable[tuple[
         fix = applicable_fix(diagnostic, unsafe)
         if fix is not None and os.path.isfile(diagnostic.path):
             yield diagnostic, fix
-
-
-def _by_file(
-    diagnostics: Iterable[Diagnostic], unsafe: bool
-) -> dict[Path, list[tuple[Diagnostic, Fix]]]:
-    """The findings with a fix to apply, by the file their edits change, in report order."""
-    files: dict[Path, list[tuple[Diagnostic, Fix]]] = {}
-    for diagnostic, fix in _fixable(diagnostics, unsafe):
-        files.setdefault(diagnostic.path, []).append((diagnostic, fix))
-    return files

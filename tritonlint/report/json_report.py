@@ -3,7 +3,8 @@
 Each finding carries ``url``, its rule's documentation, and ``fix``: the fix the rule suggests
 first, in the shape ruff's JSON output gives fixes (``message``, ``applicability``, and
 ``edits`` of ``content`` from ``location`` to ``end_location``, each a ``row`` and a
-``column``), or null. ``fixes`` lists every fix offered, in tritonlint's own shape.
+``column``), or null. ``fixes`` lists every fix offered, in tritonlint's own shape. An edit
+of another file than the finding's (an ensemble that names the model) has its ``path``.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from tritonlint.diagnostics import Diagnostic, Fix
+from tritonlint.diagnostics import Diagnostic, Fix, TextEdit
 from tritonlint.report.links import rule_url
 from tritonlint.report.paths import display_path
 from tritonlint.rules.registry import by_code
@@ -39,10 +40,16 @@ def _fix(fix: Fix) -> dict[str, Any]:
                 "content": edit.new_text,
                 "location": {"row": edit.span.line, "column": edit.span.column},
                 "end_location": {"row": edit.span.end_line, "column": edit.span.end_column},
+                **_other_file(edit),
             }
             for edit in fix.edits
         ],
     }
+
+
+def _other_file(edit: TextEdit) -> dict[str, str]:
+    """``path``, for an edit of a file other than the finding's."""
+    return {"path": display_path(edit.path)} if edit.path is not None else {}
 
 
 def _url(code: str) -> str | None:
@@ -69,7 +76,8 @@ def to_json_object(diagnostic: Diagnostic) -> dict[str, Any]:
                 "title": fix.title,
                 "applicability": fix.applicability.value,
                 "edits": [
-                    {"new_text": edit.new_text, **_position(edit.span)} for edit in fix.edits
+                    {"new_text": edit.new_text, **_position(edit.span), **_other_file(edit)}
+                    for edit in fix.edits
                 ],
             }
             for fix in diagnostic.fixes

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import Any
 
-from tritonlint.diagnostics import Applicability, Fix, Severity
+from tritonlint.diagnostics import Applicability, Fix, Severity, TextEdit
 from tritonlint.edits import quote
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.fixes import fix, set_value
 from tritonlint.rules.registry import Finding, FixAvailability, fixable, rule
+from tritonlint.schema.source_map import Path as FieldPath
 
 _UNADDRESSABLE = re.compile(r"[\s?#%\\\"<>|*]")
 
@@ -18,13 +20,15 @@ _UNADDRESSABLE = re.compile(r"[\s?#%\\\"<>|*]")
     "TL201",
     "name-mismatch",
     Severity.ERROR,
-    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE, Applicability.UNSAFE),
     summary="config `name` differs from the model folder's name",
     explanation="""
     tritonserver knows a model by its folder's name. When `name` is set it must be exactly
     that name; otherwise the model is refused (after its other checks pass). `name` may
     also be left out: the server fills it in from the folder. A safe fix sets `name` to the
-    folder's name.
+    folder's name. Where ensembles run the model by the name its config gave it, an unsafe
+    fix also renames those steps, in the ensembles' config files: all the files change
+    together, or none does.
     """,
     bad="""
     # model_repository/resnet50/config.pbtxt
@@ -48,17 +52,58 @@ def name_mismatch(ctx: ModelContext) -> Iterator[Finding]:
             f'name "{config.name}" differs from the model folder "{ctx.model.name}"; '
             f"tritonserver refuses it: unexpected directory name '{ctx.model.name}' for model "
             f"'{config.name}', directory name must equal model name",
-            fixes=_folder_name_fix(ctx),
+            fixes=_folder_name_fix(ctx, config.name),
         )
 
 
-def _folder_name_fix(ctx: ModelContext) -> tuple[Fix, ...]:
-    """Set `name` to the folder's name: the server knows the model by its folder."""
+def _folder_name_fix(ctx: ModelContext, name: str) -> tuple[Fix, ...]:
+    """Set `name` to the folder's name: the server knows the model by its folder.
+
+    Where ensembles run the model by the name its config gave it, an unsafe fix (offered
+    first) also renames their steps: it edits their config files too.
+    """
     folder = quote(ctx.model.name)
     if folder is None:
         return ()
+    own = set_value(ctx, ("name",), folder)
+    steps = _steps_naming(ctx, name, folder)
     title = f"Set name to {folder}, the model folder's name"
-    return fix(title, Applicability.SAFE, set_value(ctx, ("name",), folder))
+    with_steps = fix(
+        f"{title}, and the ensemble steps that name {quote(name)}",
+        Applicability.UNSAFE,
+        own,
+        *steps,
+    )
+    return (with_steps if steps else ()) + fix(title, Applicability.SAFE, own)
+
+
+def _steps_naming(ctx: ModelContext, name: str, literal: str) -> list[TextEdit | None]:
+    """Edits writing ``literal`` as the model_name of every ensemble step that runs ``name``.
+
+    Every model's edges are read (only a model whose name differs from its folder's gets
+    here); the steps from the ensembles' parsed configs directly: what a fix of this model
+    reads in other configs must not count as a read of this check (see rules/reads.py).
+    """
+    edits: list[TextEdit | None] = []
+    for model in ctx.repository.models:
+        if name not in ctx.graph.edges(model.name).steps:
+            continue
+        document = model.config
+        if document is None or document.bound is None:
+            continue
+        if document.has_syntax_errors:
+            return [None]  # its steps cannot be placed surely: no fix across files
+        other = ctx.context_for(model)
+        config: Any = document.bound.message
+        for index, step in enumerate(config.ensemble_scheduling.step):
+            if step.model_name == name:
+                edit = set_value(other, _step_model_name(index), literal)
+                edits.append(edit._replace(path=other.config_path) if edit else None)
+    return edits
+
+
+def _step_model_name(index: int) -> FieldPath:
+    return ("ensemble_scheduling", "step", index, "model_name")
 
 
 @rule(
