@@ -73,7 +73,10 @@ def test_text_output_has_location_code_frame_and_summary(
     frame = lines[lines.index(heading) + 1 : lines.index(heading) + 4]
     assert frame == ["  |", '1 | name: "other"', "  |       ^^^^^^^"]
     assert "models/noversion: TL212 [error] " in out
-    assert lines[-1] == "Found 2 errors (3 models checked)."
+    assert lines[-2:] == [
+        "Found 2 errors (3 models checked).",
+        "[*] 1 fixable with the `--fix` option.",
+    ]
 
 
 def test_text_output_of_a_clean_repository(
@@ -273,7 +276,10 @@ def test_no_path_checks_the_current_folder(
     status, out, err = run(argv, capsys)
     assert (status, err) == (1, "")
     assert "models/renamed/config.pbtxt:1:7: TL201 [error] " in out
-    assert out.splitlines()[-1] == "Found 2 errors (3 models checked)."
+    assert out.splitlines()[-2:] == [
+        "Found 2 errors (3 models checked).",
+        "[*] 1 fixable with the `--fix` option.",
+    ]
 
 
 @pytest.mark.parametrize("argv", [["models", "--format", "xml"], ["--no-such-option", "models"]])

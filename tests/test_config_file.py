@@ -197,7 +197,10 @@ def test_exclude_takes_models_out_of_the_run(
     status, out, err = run(["models"], capsys)
     assert (status, err) == (1, "")
     assert "TL212" not in out and "TL201" in out
-    assert out.splitlines()[-1] == "Found 1 error (2 models checked)."
+    assert out.splitlines()[-2:] == [
+        "Found 1 error (2 models checked).",
+        "[*] 1 fixable with the `--fix` option.",
+    ]
     settings(workdir / ".tritonlint.toml", 'exclude = ["models/*"]\n')
     status, out, _ = run(["models/renamed", "models/noversion"], capsys)
     assert (status, out.strip()) == (0, "All checks passed (0 models checked).")

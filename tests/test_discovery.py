@@ -74,7 +74,10 @@ def test_a_project_folder_is_searched_for_repositories(
     assert (status, err) == (1, "")
     # src/, tests/ and docs/ are not models: no TL210 or TL212 about them.
     assert headings(out) == ["deploy/model_repository/renamed/config.pbtxt:1:7: TL201"]
-    assert out.splitlines()[-1] == "Found 1 error (2 models checked)."
+    assert out.splitlines()[-2:] == [
+        "Found 1 error (2 models checked).",
+        "[*] 1 fixable with the `--fix` option.",
+    ]
 
 
 def test_tools_environments_hidden_and_git_ignored_folders_are_not_searched(
@@ -213,7 +216,10 @@ def test_a_version_folder_or_a_model_file_means_its_model(
     status, out, _ = run([path], capsys)
     assert status == 1
     assert headings(out) == ["deploy/model_repository/renamed/config.pbtxt:1:7: TL201"]
-    assert out.splitlines()[-1] == "Found 1 error (1 model checked)."
+    assert out.splitlines()[-2:] == [
+        "Found 1 error (1 model checked).",
+        "[*] 1 fixable with the `--fix` option.",
+    ]
 
 
 def test_a_file_deep_in_a_version_folder_means_its_model(project: Path) -> None:
@@ -278,7 +284,10 @@ def test_no_path_checks_the_settings_repositories(
     assert status == 1
     # Outside the working folder, paths are shown absolute.
     assert headings(out) == [f"{project}/deploy/model_repository/renamed/config.pbtxt:1:7: TL201"]
-    assert out.splitlines()[-1] == "Found 1 error (2 models checked)."
+    assert out.splitlines()[-2:] == [
+        "Found 1 error (2 models checked).",
+        "[*] 1 fixable with the `--fix` option.",
+    ]
 
 
 def test_a_settings_repository_is_one_even_when_no_model_looks_like_one(

@@ -90,7 +90,10 @@ def test_without_fix_nothing_is_written(tmp_path: Path, capsys: pytest.CaptureFi
     root = repository(tmp_path)
     status, out, _ = run(["check", "repo"], capsys, tmp_path)
     assert status == 1
-    assert out.splitlines()[-1] == "Found 2 errors (1 model checked)."
+    assert out.splitlines()[-2:] == [
+        "Found 2 errors (1 model checked).",
+        "[*] 1 fixable with the `--fix` option (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
+    ]
     assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG
 
 

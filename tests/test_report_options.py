@@ -76,6 +76,7 @@ def test_a_finding_with_a_fix_has_a_help_line(
         "  = help: replace 'dim' with 'dims'",
         "",
         "Found 1 error (1 model checked).",
+        "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
     ]
 
 
@@ -99,6 +100,7 @@ def test_concise_is_one_line_per_finding(workdir: Path, capsys: pytest.CaptureFi
         TYPO_HEADING,
         WARNED_HEADING,
         "Found 1 error, 1 warning (2 models checked).",
+        "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
     ]
     # --format and --output-format are one option; full is text.
     assert run(["models", "--format", "concise"], capsys)[1] == out
@@ -124,7 +126,10 @@ def test_quiet_prints_the_findings_alone(
     assert (status, out.splitlines()) == (1, [TYPO_HEADING, WARNED_HEADING])
     full = run(["models", flag], capsys)[1]
     assert full == run(["models"], capsys)[1].replace(
-        "Found 1 error, 1 warning (2 models checked).\n", ""
+        "Found 1 error, 1 warning (2 models checked).\n"
+        + "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option)."
+        + "\n",
+        "",
     )
     # Without findings, nothing at all.
     assert run(["models/warned", "--ignore", "TL213", flag], capsys) == (0, "", "")

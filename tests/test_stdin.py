@@ -60,7 +60,10 @@ def test_dash_checks_stdin_as_a_loose_config(
         '3 | input [ { name: "INPUT0" data_type: TYPE_FP32 dim: [ 16 ] } ]',
         "  | " + " " * 46 + "^^^",
     ]
-    assert lines[-1] == "Found 1 error (1 model checked)."
+    assert lines[-2:] == [
+        "Found 1 error (1 model checked).",
+        "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
+    ]
 
 
 def test_clean_stdin(

@@ -133,11 +133,13 @@ def test_help_and_concise_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         "  = help: replace 'backend'     with 'platform'",
         "",
         "Found 1 error (1 model checked).",
+        "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
     ]
     assert plain_text([fixed, folder], 1, TextOptions(concise=True)).splitlines() == [
         "m/config.pbtxt:2:1: TL101 [error] a fix",
         "m: TL212 [error] a folder",
         "Found 2 errors (1 model checked).",
+        "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
     ]
     assert plain_text([fixed, folder], 1, TextOptions(concise=True, quiet=True)).splitlines() == [
         "m/config.pbtxt:2:1: TL101 [error] a fix",

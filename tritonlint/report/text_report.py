@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
-from tritonlint.diagnostics import Diagnostic, Severity
+from tritonlint.diagnostics import Applicability, Diagnostic, Severity
 from tritonlint.report.paths import display_path
 
 if TYPE_CHECKING:
@@ -177,16 +177,27 @@ def _summary(diagnostics: list[Diagnostic], models: int, fixes: FixSummary | Non
     return (("Found ", ""), *parts, (f" ({checked}).", ""))
 
 
-def _hidden_fixes(fixes: FixSummary | None) -> Iterator[Line]:
-    """After fixing, how many more fixes ``--unsafe-fixes`` would apply, as ruff says it."""
-    if fixes is None or not fixes.hidden:
+def _fix_hint(diagnostics: list[Diagnostic], fixes: FixSummary | None) -> Iterator[Line]:
+    """What fixing would do, as ruff says it: ``[*] 2 fixable with the `--fix` option.``,
+    with how many more ``--unsafe-fixes`` would apply; after ``--fix``, those alone."""
+    if fixes is None:
+        safe = sum(1 for d in diagnostics if _has_fix(d, Applicability.SAFE))
+        hidden = sum(1 for d in diagnostics if _has_fix(d) and not _has_fix(d, Applicability.SAFE))
+    else:
+        safe, hidden = 0, fixes.hidden
+    if not safe and not hidden:
         return
-    noun = "fix" if fixes.hidden == 1 else "fixes"
-    text = (
-        f"No fixes available ({fixes.hidden} hidden {noun} can be enabled with the "
-        "`--unsafe-fixes` option)."
-    )
-    yield ((text, ""),)
+    noun = "fix" if hidden == 1 else "fixes"
+    more = f"{hidden} hidden {noun} can be enabled with the `--unsafe-fixes` option"
+    if not safe:
+        yield ((f"No fixes available ({more}).", ""),)
+        return
+    yield (("[*]", "bold cyan"), (f" {safe} fixable with the `--fix` option", ""),
+           (f" ({more})." if hidden else ".", ""))  # fmt: skip
+
+
+def _has_fix(diagnostic: Diagnostic, applicability: Applicability | None = None) -> bool:
+    return any(fix.edits and applicability in (None, fix.applicability) for fix in diagnostic.fixes)
 
 
 def summary_text(diagnostics: list[Diagnostic], models: int) -> str:
@@ -209,8 +220,8 @@ def render_text(
         console.print(Text.assemble(*line), soft_wrap=True, highlight=False)
     if not options.quiet:
         console.print(Text.assemble(*_summary(diagnostics, models, fixes)), highlight=False)
-        for line in _hidden_fixes(fixes):
-            console.print(Text.assemble(*line), highlight=False)
+        for line in _fix_hint(diagnostics, fixes):
+            console.print(Text.assemble(*line), soft_wrap=True, highlight=False)
 
 
 def write_text(
@@ -225,7 +236,7 @@ def write_text(
     lines = list(_findings(diagnostics, options.concise, texts))
     if not options.quiet:
         lines.append(_summary(diagnostics, models, fixes))
-        lines.extend(_hidden_fixes(fixes))
+        lines.extend(_fix_hint(diagnostics, fixes))
     stream.write("".join(_plain_line(line) + "\n" for line in lines))
 
 
