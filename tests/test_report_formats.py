@@ -120,6 +120,43 @@ def test_sarif_results_carry_their_fixes(workdir: Path, capsys: pytest.CaptureFi
     ]
 
 
+def test_a_sarif_fix_across_files_changes_each_file(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An ensemble runs models/renamed by its config's name ("other"): TL201's first fix
+    also renames that step, one artifact change per file."""
+    pipe = (
+        'platform: "ensemble"\nmax_batch_size: 8\n'
+        'input [ { name: "X" data_type: TYPE_FP32 dims: [ 3 ] } ]\n'
+        'output [ { name: "Y" data_type: TYPE_FP32 dims: [ 3 ] } ]\n'
+        'ensemble_scheduling { step [ { model_name: "other" model_version: -1\n'
+        '  input_map { key: "x" value: "X" } output_map { key: "y" value: "Y" } } ] }\n'
+    )
+    make_tree(workdir / "models", {"pipe/config.pbtxt": pipe, "pipe/1/": None})
+    log = json.loads(run(["models", "--format", "sarif"], capsys)[1])
+    validate_sarif(log)
+    [result] = [r for r in log["runs"][0]["results"] if r["ruleId"] == "TL201"]
+    across, own = result["fixes"]
+    assert (own["properties"], across["properties"]) == (
+        {"applicability": "safe"},
+        {"applicability": "unsafe"},
+    )
+    changes = [
+        (c["artifactLocation"]["uri"], [r["deletedRegion"] for r in c["replacements"]])
+        for c in across["artifactChanges"]
+    ]
+    assert changes == [
+        (
+            "models/renamed/config.pbtxt",
+            [{"startLine": 1, "startColumn": 7, "endLine": 1, "endColumn": 14}],
+        ),
+        (
+            "models/pipe/config.pbtxt",
+            [{"startLine": 5, "startColumn": 44, "endLine": 5, "endColumn": 51}],
+        ),
+    ]
+
+
 def test_the_schema_check_is_real() -> None:
     log = sarif_log([])
     validate_sarif(log)
