@@ -102,10 +102,11 @@ def is_map(descriptor: FieldDescriptor) -> bool:
     return isinstance(getattr(holder, descriptor.name), Mapping)
 
 
-def _type_label(descriptor: FieldDescriptor) -> str:
+def type_label(descriptor: FieldDescriptor) -> str:
+    """A field's type in words: ``string``, ``inference.DataType``, ``map<string, string>``."""
     if is_map(descriptor):
         key, value = message_type(descriptor).fields
-        return f"map<{_type_label(key)}, {_type_label(value)}>"
+        return f"map<{type_label(key)}, {type_label(value)}>"
     if _is_message(descriptor):
         return message_type(descriptor).full_name
     if descriptor.type == FieldDescriptor.TYPE_ENUM:
@@ -258,7 +259,7 @@ class _Binder:
                 self.report(
                     StageRule.WRONG_VALUE_TYPE,
                     f"field '{descriptor.name}' is not repeated and takes one "
-                    f"{_type_label(descriptor)}, not a list",
+                    f"{type_label(descriptor)}, not a list",
                     value.span,
                     fixes=_unlisted(descriptor, value),
                 )
@@ -287,7 +288,7 @@ class _Binder:
                     self.report(
                         StageRule.WRONG_VALUE_TYPE,
                         f"field '{descriptor.name}' takes a message "
-                        f"({_type_label(descriptor)}) written {{ ... }}, found {value.text}",
+                        f"({type_label(descriptor)}) written {{ ... }}, found {value.text}",
                         value.span,
                         fixes=_wrapped(descriptor, value),
                     )
@@ -298,7 +299,7 @@ class _Binder:
             self.doubt(path, descriptor.name)
             self.report(
                 StageRule.WRONG_VALUE_TYPE,
-                f"field '{descriptor.name}' takes a {_type_label(descriptor)} value, not a message",
+                f"field '{descriptor.name}' takes a {type_label(descriptor)} value, not a message",
                 value.span,
             )
             return

@@ -1,0 +1,180 @@
+"""What may be typed at the cursor: field names, enum values, backends, models, tensors.
+
+Only what the targeted release's schema has is offered. Items are not filtered by what is
+typed: an editor matches them against the word at the cursor (``replace``) itself.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from google.protobuf.descriptor import FieldDescriptor
+
+from tritonlint.editor.context import CursorContext, Position, locate
+from tritonlint.editor.ensemble import tensor_uses
+from tritonlint.editor.tensors import describe
+from tritonlint.repository.autofill import ENSEMBLE, KNOWN_BACKENDS, PLATFORMS
+from tritonlint.schema.binder import enum_type, is_map, type_label
+from tritonlint.span import Span
+
+if TYPE_CHECKING:
+    from google.protobuf.descriptor import Descriptor
+
+    from tritonlint.repository.model import Repository
+    from tritonlint.schema.releases import Schema
+
+
+class CompletionKind(Enum):
+    FIELD = "field"
+    ENUM_VALUE = "enum value"
+    VALUE = "value"
+    MODEL = "model"
+    TENSOR = "tensor"
+
+
+class Completion(NamedTuple):
+    label: str
+    kind: CompletionKind
+    #: The field's type, or what a value is.
+    detail: str
+    #: What replaces :attr:`replace` (string values come quoted).
+    insert_text: str
+    #: Whether ``insert_text`` is a snippet with ``$0`` / ``$1`` tab stops.
+    snippet: bool
+    replace: Span
+
+
+def completions(
+    text: str,
+    line: int,
+    column: int,
+    schema: Schema,
+    repository: Repository | None = None,
+) -> list[Completion]:
+    """What may be typed at ``line``/``column`` of ``text`` (a config of ``repository``)."""
+    document, context = locate(text, line, column, schema)
+    if context.message is None:
+        return []
+    if context.position is Position.NAME:
+        return _field_names(context.message, context)
+    config = document.config
+    return _values(context, config, repository) if config is not None else []
+
+
+def _field_names(message: Descriptor, context: CursorContext) -> list[Completion]:
+    taken = {name for name in context.present if _single(message, name)}
+    for name in list(taken):
+        oneof = message.fields_by_name[name].containing_oneof
+        if oneof is not None:
+            taken.update(field.name for field in oneof.fields)
+    return [
+        Completion(
+            field.name, CompletionKind.FIELD, _detail(field), *_snippet(field), context.replace
+        )
+        for field in message.fields
+        if field.name not in taken
+    ]
+
+
+def _single(message: Descriptor, name: str) -> bool:
+    field = message.fields_by_name.get(name)
+    return field is not None and not field.is_repeated
+
+
+def _detail(field: FieldDescriptor) -> str:
+    label = type_label(field)
+    return f"repeated {label}" if field.is_repeated and not is_map(field) else label
+
+
+def _snippet(field: FieldDescriptor) -> tuple[str, bool]:
+    name = field.name
+    if field.type == FieldDescriptor.TYPE_MESSAGE:
+        if field.is_repeated and not is_map(field):
+            return f"{name} [\n  {{\n    $0\n  }}\n]", True
+        return f"{name} {{\n  $0\n}}", True
+    if field.is_repeated:
+        return f"{name}: [ $0 ]", True
+    return f"{name}: $0", True
+
+
+def _values(context: CursorContext, config: Any, repository: Repository | None) -> list[Completion]:
+    field = context.field_descriptor
+    if field is None:
+        return []
+    if field.type == FieldDescriptor.TYPE_ENUM:
+        enum = enum_type(field)
+        return [
+            _item(value.name, CompletionKind.ENUM_VALUE, enum.full_name, context)
+            for value in enum.values
+        ]
+    if field.type == FieldDescriptor.TYPE_BOOL:
+        return [_item(word, CompletionKind.VALUE, "bool", context) for word in ("true", "false")]
+    choices = _string_choices(context, config, repository)
+    return [_item(name, kind, detail, context, quoted=True) for name, kind, detail in choices]
+
+
+def _item(
+    name: str, kind: CompletionKind, detail: str, context: CursorContext, *, quoted: bool = False
+) -> Completion:
+    text = f'"{name}"' if quoted else name
+    return Completion(name, kind, detail, text, False, context.replace)
+
+
+def _string_choices(
+    context: CursorContext, config: Any, repository: Repository | None
+) -> list[tuple[str, CompletionKind, str]]:
+    path, name = context.path, context.field
+    if path == () and name == "backend":
+        return [(backend, CompletionKind.VALUE, "backend") for backend in KNOWN_BACKENDS]
+    if path == () and name == "platform":
+        return [
+            (platform, CompletionKind.VALUE, f"platform (backend {backend})")
+            for platform, (backend, _) in PLATFORMS.items()
+        ] + [(ENSEMBLE, CompletionKind.VALUE, "platform")]
+    if context.step is None:
+        return []
+    in_step = path[-1] == context.step
+    if in_step and name == "model_name" and repository is not None:
+        return [
+            (model.name, CompletionKind.MODEL, "model")
+            for model in repository.models
+            if model.name != config.name
+        ]
+    if len(path) < 2 or path[-2] not in ("input_map", "output_map"):
+        return []
+    inputs = path[-2] == "input_map"
+    if name == "key":
+        step = _step_message(config, context.step)
+        target = repository.model(step.model_name) if step and repository else None
+        composing: Any = target.config.config if target and target.config else None
+        if composing is None:
+            return []
+        tensors = composing.input if inputs else composing.output
+        return [
+            (tensor.name, CompletionKind.TENSOR, describe(tensor, composing.max_batch_size))
+            for tensor in tensors
+        ]
+    if name == "value":
+        return _ensemble_tensors(config, context.step, inputs)
+    return []
+
+
+def _step_message(config: Any, index: int) -> Any | None:
+    steps = config.ensemble_scheduling.step
+    return steps[index] if index < len(steps) else None
+
+
+def _ensemble_tensors(
+    config: Any, step: int, inputs: bool
+) -> list[tuple[str, CompletionKind, str]]:
+    """Tensors a step may read (``inputs``: produced elsewhere) or write (consumed elsewhere),
+    other than by this step itself."""
+    own = ("ensemble_scheduling", "step", step)
+    choices = []
+    for name, uses in sorted(tensor_uses(config).items()):
+        places = uses.producers if inputs else uses.consumers
+        others = [use for use in places if use.path[:3] != own]
+        if others:
+            choices.append((name, CompletionKind.TENSOR, others[0].description))
+    return choices
