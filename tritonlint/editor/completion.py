@@ -70,7 +70,7 @@ def _field_names(message: Descriptor, context: CursorContext) -> list[Completion
             taken.update(field.name for field in oneof.fields)
     return [
         Completion(
-            field.name, CompletionKind.FIELD, _detail(field), *_snippet(field), context.replace
+            field.name, CompletionKind.FIELD, field_detail(field), *_snippet(field), context.replace
         )
         for field in message.fields
         if field.name not in taken
@@ -82,7 +82,8 @@ def _single(message: Descriptor, name: str) -> bool:
     return field is not None and not field.is_repeated
 
 
-def _detail(field: FieldDescriptor) -> str:
+def field_detail(field: FieldDescriptor) -> str:
+    """A field's type, ``repeated`` when it is (maps are not called repeated)."""
     label = type_label(field)
     return f"repeated {label}" if field.is_repeated and not is_map(field) else label
 

@@ -1,0 +1,132 @@
+"""What hovering over a config shows: a field's meaning, type, default and first release;
+the full shape of ``dims``; a step model's inputs and outputs; an ensemble tensor's uses."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from google.protobuf.descriptor import FieldDescriptor
+
+from tritonlint.editor.completion import field_detail
+from tritonlint.editor.context import CursorContext, MessagePath, Position, locate
+from tritonlint.editor.descriptions import description
+from tritonlint.editor.ensemble import tensor_uses
+from tritonlint.editor.tensors import data_type_name, full_shape, shape_text
+from tritonlint.schema.history import field_history
+from tritonlint.schema.releases import available_releases
+from tritonlint.span import Span
+
+if TYPE_CHECKING:
+    from tritonlint.repository.model import Repository
+    from tritonlint.schema.releases import Schema
+
+
+class Hover(NamedTuple):
+    #: The word hovered.
+    span: Span
+    #: Markdown.
+    text: str
+
+
+def hover(
+    text: str, line: int, column: int, schema: Schema, repository: Repository | None = None
+) -> Hover | None:
+    """What to show for the word at ``line``/``column`` (None: nothing known about it)."""
+    document, context = locate(text, line, column, schema)
+    field = context.field_descriptor
+    if field is None or context.replace.start == context.replace.end:
+        return None
+    config: Any = document.config
+    parts = (
+        [] if context.position is Position.NAME else _value_notes(text, context, config, repository)
+    )
+    if not parts:
+        parts = [_field_text(field)]
+    if field.name == "dims" and context.path[:1] in (("input",), ("output",)):
+        tensor = _message(config, context.path)
+        if tensor is not None:
+            shape = shape_text(full_shape(tensor.dims, config.max_batch_size))
+            parts.append(f"Shape the server uses: `{shape}`")
+    return Hover(context.replace, "\n\n".join(parts))
+
+
+def _field_text(field: FieldDescriptor) -> str:
+    lines = [f"**{field.name}**: `{field_detail(field)}`"]
+    meaning = description(field.full_name)
+    owner = field.containing_type
+    assert owner is not None  # a field of a message, not an extension
+    lines.append(meaning or f"A field of `{owner.full_name}`.")
+    default = _default(field)
+    if default is not None:
+        lines.append(f"Default: `{default}`")
+    history = field_history(field.full_name)
+    if history is not None:
+        if history.added == available_releases()[0]:
+            lines.append(f"In every release covered (Triton {history.added} on)")
+        else:
+            lines.append(f"Added in Triton {history.added}")
+    return "\n\n".join(lines)
+
+
+def _default(field: FieldDescriptor) -> str | None:
+    if field.is_repeated or field.type == FieldDescriptor.TYPE_MESSAGE:
+        return None
+    if field.type == FieldDescriptor.TYPE_ENUM:
+        assert field.enum_type is not None
+        return str(field.enum_type.values_by_number[field.default_value].name)
+    if field.type == FieldDescriptor.TYPE_STRING:
+        return '""'
+    if field.type == FieldDescriptor.TYPE_BOOL:
+        return "true" if field.default_value else "false"
+    return str(field.default_value)
+
+
+def _message(config: Any, path: MessagePath) -> Any | None:
+    """The bound message at ``path`` (None where the binder left it out)."""
+    message = config
+    for part in path:
+        try:
+            message = message[part] if isinstance(part, int) else getattr(message, part)
+        except (AttributeError, IndexError, TypeError):
+            return None
+    return message
+
+
+def _value_notes(
+    text: str, context: CursorContext, config: Any, repository: Repository | None
+) -> list[str]:
+    if context.step is None or config is None:
+        return []
+    if context.field == "model_name" and context.path[-1] == context.step:
+        step: Any = _message(config, context.path)
+        target = repository.model(step.model_name) if step is not None and repository else None
+        composing: Any = target.config.config if target and target.config else None
+        if composing is None:
+            return []
+        return [_model_text(step.model_name, composing)]
+    if context.field == "value" and len(context.path) >= 2:
+        if context.path[-2] not in ("input_map", "output_map"):
+            return []
+        name = text[context.replace.start : context.replace.end].strip('"')
+        uses = tensor_uses(config).get(name)
+        if uses is None:
+            return []
+        produced = [use.description for use in uses.producers] or ["nothing"]
+        consumed = [use.description for use in uses.consumers] or ["nothing"]
+        return [
+            f"Ensemble tensor **{name}**\n\nProduced by: {', '.join(produced)}\n\n"
+            f"Consumed by: {', '.join(consumed)}"
+        ]
+    return []
+
+
+def _model_text(name: str, model: Any) -> str:
+    lines = [f"Model **{name}**"]
+    for title, tensors in (("Inputs", model.input), ("Outputs", model.output)):
+        lines.append(f"{title}:")
+        lines.extend(
+            f"- `{tensor.name}` {data_type_name(tensor)} "
+            f"`{shape_text(full_shape(tensor.dims, model.max_batch_size))}`"
+            for tensor in tensors
+        )
+    return "\n".join(lines)
