@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_session import CLASSIFIER, PRE, until
+from lsp_session import CLASSIFIER, PIPELINE, PRE, until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -282,3 +282,24 @@ async def test_a_loose_config_is_checked_on_its_own(client: LanguageClient, proj
     await until(lambda: codes(client, uri) is not None and "TL501" in codes(client, uri))
     found = next(d for d in client.diagnostics[uri] if d.code == "TL501")
     assert found.range == at(1, 16, 1, 18)
+
+
+async def test_a_fix_across_files_edits_each_of_them(client: LanguageClient, project: Path) -> None:
+    pipeline_text = PIPELINE.replace('model_name: "pre"', 'model_name: "prep"')
+    pipeline = open_document(client, project / "models/pipeline/config.pbtxt", pipeline_text)
+    pre_text = PRE.replace('name: "pre"', 'name: "prep"')
+    uri = open_document(client, project / "models/pre/config.pbtxt", pre_text)
+    await until(lambda: codes(client, uri) == ["TL201"])
+    actions = await code_actions(client, uri, at(0, 7, 0, 7))
+    both = actions[0]
+    assert (both.title, both.is_preferred) == (
+        'Set name to "pre", the model folder\'s name, and the ensemble steps that name "prep"',
+        None,
+    )
+    assert both.edit and both.edit.changes and set(both.edit.changes) == {uri, pipeline}
+    assert apply(pre_text, list(both.edit.changes[uri])) == PRE
+    assert apply(pipeline_text, list(both.edit.changes[pipeline])) == PIPELINE
+    assert (actions[1].title, actions[1].is_preferred) == (
+        'Set name to "pre", the model folder\'s name',
+        True,
+    )
