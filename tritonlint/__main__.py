@@ -17,8 +17,8 @@ def run() -> NoReturn:
     them again and again while they load. When ``main`` returns nothing is left to clean up
     (reports are written and closed, worker processes and servers stopped), so the output
     is flushed and the process exits without tearing down its modules and objects one by
-    one. Where the output cannot be flushed (a closed pipe), the interpreter exits as usual
-    and reports it.
+    one. Where the output cannot be flushed (a closed pipe; the language server closes its
+    standard output when the editor tells it to exit), the interpreter exits as usual.
     """
     gc.disable()
     from tritonlint.cli import main
@@ -29,7 +29,7 @@ def run() -> NoReturn:
     try:
         sys.stdout.flush()
         sys.stderr.flush()
-    except OSError:
+    except (OSError, ValueError):
         sys.exit(status)
     os._exit(status)
 

@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from tritonlint.fixing import FixRun
     from tritonlint.settings import Settings
 
-_COMMANDS = ("check", "format", "rules", "explain", "smoke", "completion")
+_COMMANDS = ("check", "format", "rules", "explain", "smoke", "completion", "lsp")
 #: The shells `tritonlint completion` writes a script for (tritonlint/completion.py).
 SHELLS = ("bash", "zsh", "fish")
 
@@ -138,6 +138,14 @@ def _parser() -> argparse.ArgumentParser:
         "--markdown",
         action="store_true",
         help="print the full documentation of every rule as Markdown (docs/rules.md)",
+    )
+    lsp = commands.add_parser(
+        "lsp",
+        help="run the language server (for editors; see docs/editors.md)",
+        description="Serve the Language Server Protocol on standard input and output.",
+    )
+    lsp.add_argument(
+        "--stdio", action="store_true", help="talk over standard input and output (the default)"
     )
     explain = commands.add_parser("explain", help="show the documentation of one rule")
     explain.add_argument("code", metavar="CODE")
@@ -656,6 +664,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _explain(args.code)
         if args.command == "completion":
             return _completion(parser, args.shell)
+        if args.command == "lsp":
+            from tritonlint.lsp.server import main as serve
+
+            return serve()
         if args.command == "check":
             return _check(args)
         if args.command == "format":

@@ -1,0 +1,92 @@
+"""What the language server tests share: the project's configs, starting a session, waiting.
+
+The project folder holds one repository:
+``pre`` (python backend, output ``PIXELS``), ``pipeline`` (an ensemble running ``pre``) and
+``classifier`` (onnxruntime); all three are clean on disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+PRE = """name: "pre"
+backend: "python"
+max_batch_size: 8
+input [ { name: "RAW" data_type: TYPE_UINT8 dims: [ -1 ] } ]
+output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+"""
+PIPELINE = """name: "pipeline"
+platform: "ensemble"
+max_batch_size: 8
+input [ { name: "RAW" data_type: TYPE_UINT8 dims: [ -1 ] } ]
+output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+ensemble_scheduling {
+  step [
+    {
+      model_name: "pre"
+      model_version: -1
+      input_map { key: "RAW" value: "RAW" }
+      output_map { key: "PIXELS" value: "PIXELS" }
+    }
+  ]
+}
+"""
+CLASSIFIER = """name: "classifier"
+backend: "onnxruntime"
+max_batch_size: 8
+input [ { name: "INPUT" data_type: TYPE_FP32 dims: [ 3 ] } ]
+output [ { name: "OUTPUT" data_type: TYPE_FP32 dims: [ 10 ] } ]
+"""
+SERVER = [sys.executable, "-m", "tritonlint", "lsp"]
+
+
+def capabilities(encodings: list[str] | None = None) -> types.ClientCapabilities:
+    return types.ClientCapabilities(
+        general=types.GeneralClientCapabilities(position_encodings=encodings),
+        workspace=types.WorkspaceClientCapabilities(configuration=True),
+        text_document=types.TextDocumentClientCapabilities(
+            publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
+                related_information=True, version_support=True, code_description_support=True
+            ),
+        ),
+    )
+
+
+def recorded(client: LanguageClient) -> list[types.PublishDiagnosticsParams]:
+    """Every publishDiagnostics the client receives from now on, in order."""
+    seen: list[types.PublishDiagnosticsParams] = []
+    features = client.protocol.fm.features
+    handler = features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]
+
+    def record(params: types.PublishDiagnosticsParams) -> None:
+        seen.append(params)
+        handler(params)
+
+    features[types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS] = record
+    return seen
+
+
+async def start(client: LanguageClient, folder: Path, encodings: list[str] | None = None) -> None:
+    client.published = recorded(client)  # type: ignore[attr-defined]
+    await client.initialize_session(
+        types.InitializeParams(
+            capabilities=capabilities(encodings),
+            workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="project")],
+        )
+    )
+
+
+async def until(condition: Callable[[], bool], timeout: float = 15.0) -> None:
+    """Wait for ``condition`` to hold (diagnostics arrive when the server has checked)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise AssertionError("timed out waiting for the server")
+        await asyncio.sleep(0.02)

@@ -1,0 +1,353 @@
+"""The language server: editor events to engine workspaces, findings back as diagnostics.
+
+Every open document's text is checked in place of its file, in the engine workspace of its
+repository. A check re-checks the edited model and those depending on it
+(``CheckResult.rechecked``); the diagnostics of each of their files are published again, and
+files whose findings went away are cleared. Edits are checked 150 ms after typing stops; a
+check whose texts were edited again while it ran publishes nothing (the newer check will), so
+diagnostics of an older version never replace those of a newer one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from tritonlint import __version__
+from tritonlint.diagnostics import Diagnostic
+from tritonlint.engine import CheckResult
+from tritonlint.lsp import actions
+from tritonlint.lsp.convert import shown_in, to_lsp
+from tritonlint.lsp.positions import Positions
+from tritonlint.lsp.projects import EditorSettings, Project, Projects
+from tritonlint.repository.model import ModelFolder
+
+#: How long after the last keystroke a document is checked, in seconds.
+DEBOUNCE = 0.15
+
+
+class TritonLintServer(LanguageServer):
+    """The server's state: the engine workspaces and what was last published on each file."""
+
+    def __init__(self) -> None:
+        super().__init__("tritonlint", __version__)
+        self.projects = Projects()
+        self.folders: list[Path] = []
+        #: Each file's findings as last published.
+        self.shown: dict[Path, list[actions.Shown]] = {}
+        #: The URI the client uses for each open file.
+        self.uris: dict[Path, str] = {}
+        self._waiting: dict[int, asyncio.Task[None]] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        #: Per workspace, models checked again whose findings are not published yet.
+        self._unpublished: dict[int, set[str]] = {}
+
+    # -- telling the user ------------------------------------------------------------------------
+
+    def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
+        self.window_log_message(types.LogMessageParams(type=kind, message=message))
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Log a failing handler's error and go on (the default shows a message box)."""
+        trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+        self.log(
+            f"tritonlint: internal error (please report it):\n{trace}", types.MessageType.Error
+        )
+
+    def tell_problems(self) -> None:
+        """Log what went wrong reading settings, once each."""
+        while self.projects.problems:
+            self.log(self.projects.problems.pop(0), types.MessageType.Warning)
+
+    # -- paths and texts ---------------------------------------------------------------------
+
+    def uri_of(self, path: Path) -> str:
+        return self.uris.get(path) or path.as_uri()
+
+    def positions(self, project: Project) -> Callable[[Path], Positions | None]:
+        """Converters for the texts ``project`` checked (cached for one publication)."""
+        encoding = types.PositionEncodingKind(
+            self.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        )
+        cache: dict[Path, Positions | None] = {}
+
+        def positions(path: Path) -> Positions | None:
+            if path not in cache:
+                try:
+                    text = project.workspace.text(path)
+                except (OSError, ValueError):
+                    text = None
+                cache[path] = None if text is None else Positions(text, encoding)
+            return cache[path]
+
+        return positions
+
+    # -- checking and publishing -------------------------------------------------------------
+
+    def schedule(self, project: Project, delay: float = 0.0, also: Path | None = None) -> None:
+        """Check ``project`` after ``delay`` (a newer request replaces one still waiting) and
+        publish; ``also``: a file to publish even if its model was not checked again."""
+        key = id(project)
+        waiting = self._waiting.pop(key, None)
+        if waiting is not None:
+            waiting.cancel()
+        self._waiting[key] = asyncio.ensure_future(self._check_later(project, delay, also))
+
+    async def _check_later(self, project: Project, delay: float, also: Path | None) -> None:
+        try:
+            await asyncio.sleep(delay)
+        except asyncio.CancelledError:
+            return
+        key = id(project)
+        self._waiting.pop(key, None)
+        try:
+            async with self._locks.setdefault(key, asyncio.Lock()):
+                generation = project.generation
+                result = await asyncio.to_thread(project.workspace.check)
+                pending = self._unpublished.setdefault(key, set())
+                pending.update(result.rechecked)
+                if project.generation != generation:
+                    return  # edited meanwhile: the check scheduled by the edit publishes
+                names = set(pending)
+                pending.clear()
+                if also is not None:
+                    names.update(self._models_showing(project, also))
+                self.publish(project, result, names)
+        except Exception as error:  # the server goes on; the user reads why in the log
+            self.report_server_error(error, None)
+
+    def _models_showing(self, project: Project, path: Path) -> set[str]:
+        repository = project.workspace.repository
+        return {
+            name
+            for name, model in repository.by_name.items()
+            if path == model.path / model.config_file or path.is_relative_to(model.path)
+        }
+
+    def publish(self, project: Project, result: CheckResult, names: set[str]) -> None:
+        """Publish the diagnostics of every file of the models ``names``."""
+        repository = project.workspace.repository
+        positions = self.positions(project)
+        for name in sorted(names):
+            model = repository.by_name.get(name)
+            files: dict[Path, list[Diagnostic]] = {}
+            if model is not None:
+                config = model.path / model.config_file if model.loader is not None else None
+                for diagnostic in result.by_model.get(model.path, []):
+                    shown = shown_in(diagnostic, config)
+                    if shown is not None:
+                        files.setdefault(shown, []).append(diagnostic)
+            before = project.published.get(name, set())
+            project.published[name] = set(files)
+            # An open document is published also when it is clean (the editor awaits it).
+            opened = {path for path in self.uris if path in _files_of(model)}
+            for path in sorted(before | set(files) | opened):
+                self._publish_file(path, files.get(path, []), positions)
+
+    def _publish_file(
+        self,
+        path: Path,
+        found: list[Diagnostic],
+        positions: Callable[[Path], Positions | None],
+    ) -> None:
+        shown = [(d, to_lsp(d, positions)) for d in found]
+        self.shown[path] = shown
+        uri = self.uri_of(path)
+        document = self.workspace.text_documents.get(uri) if path in self.uris else None
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(
+                uri=uri,
+                diagnostics=[lsp for _, lsp in shown],
+                version=document.version if document is not None else None,
+            )
+        )
+
+    # -- documents ---------------------------------------------------------------------------
+
+    def edited(self, uri: str, delay: float) -> None:
+        """The editor's text of ``uri`` changed (or was opened): check it."""
+        path = _path(uri)
+        if path is None:
+            return
+        self.uris[path] = uri
+        project = self.projects.for_file(path)
+        self.tell_problems()
+        project.workspace.change(path, self.workspace.get_text_document(uri).source)
+        project.generation += 1
+        self.schedule(project, delay, also=path)
+
+    def closed(self, uri: str) -> None:
+        path = _path(uri)
+        if path is None:
+            return
+        project = self.projects.for_file(path)
+        self.uris.pop(path, None)
+        project.workspace.close(path)
+        project.generation += 1
+        self.schedule(project, also=path)
+
+    def reload(self, editor: EditorSettings) -> None:
+        """New editor settings: new workspaces (with the open texts), everything checked."""
+        if editor == self.projects.editor and self.projects.by_key:
+            return
+        self.projects = Projects(editor)
+        for folder in self.folders:
+            self.projects.add_repositories(folder)
+        for uri in list(self.uris.values()):
+            path = _path(uri)
+            if path is not None:
+                text = self.workspace.get_text_document(uri).source
+                self.projects.for_file(path).workspace.open(path, text)
+        self.tell_problems()
+        for project in self.projects.by_key.values():
+            self.schedule(project)
+
+
+def _files_of(model: ModelFolder | None) -> set[Path]:
+    """A model's config files (its config.pbtxt and its alternative configs)."""
+    if model is None:
+        return set()
+    return {m.path / m.config_file for m in (model, *model.alternatives)}
+
+
+def _path(uri: str) -> Path | None:
+    if not uri.startswith("file:"):
+        return None
+    path = to_fs_path(uri)
+    return Path(os.path.abspath(path)) if path else None
+
+
+def _overlaps(one: types.Range, other: types.Range) -> bool:
+    def key(position: types.Position) -> tuple[int, int]:
+        return (position.line, position.character)
+
+    return key(one.start) <= key(other.end) and key(other.start) <= key(one.end)
+
+
+def create_server() -> TritonLintServer:
+    server = TritonLintServer()
+
+    @server.feature(types.INITIALIZE)
+    def initialize(ls: TritonLintServer, params: types.InitializeParams) -> None:
+        folders = [f.uri for f in params.workspace_folders or []]
+        if not folders and params.root_uri:
+            folders = [params.root_uri]
+        ls.folders = [p for p in map(_path, folders) if p is not None]
+
+    @server.feature(types.INITIALIZED)
+    async def initialized(ls: TritonLintServer, params: types.InitializedParams) -> None:
+        ls.reload(await _editor_settings(ls))
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def configuration(
+        ls: TritonLintServer, params: types.DidChangeConfigurationParams
+    ) -> None:
+        ls.reload(await _editor_settings(ls))
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: TritonLintServer, params: types.DidOpenTextDocumentParams) -> None:
+        ls.edited(params.text_document.uri, 0.0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: TritonLintServer, params: types.DidChangeTextDocumentParams) -> None:
+        ls.edited(params.text_document.uri, DEBOUNCE)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: TritonLintServer, params: types.DidSaveTextDocumentParams) -> None:
+        ls.edited(params.text_document.uri, 0.0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: TritonLintServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.closed(params.text_document.uri)
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL]),
+    )
+    def code_action(ls: TritonLintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+        return _code_actions(ls, params)
+
+    @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+    def formatting(
+        ls: TritonLintServer, params: types.DocumentFormattingParams
+    ) -> list[types.TextEdit]:
+        from tritonlint.format.api import Refusal, format_edits
+
+        uri = params.text_document.uri
+        text = ls.workspace.get_text_document(uri).source
+        edits = format_edits(text)
+        if isinstance(edits, Refusal):
+            ls.log(f"{uri}: not formatted: {edits.message}", types.MessageType.Warning)
+            return []
+        encoding = types.PositionEncodingKind(
+            ls.workspace.position_encoding or types.PositionEncodingKind.Utf16
+        )
+        positions = Positions(text, encoding)
+        return [types.TextEdit(range=positions.range(e.span), new_text=e.new_text) for e in edits]
+
+    return server
+
+
+async def _editor_settings(ls: TritonLintServer) -> EditorSettings:
+    """The ``tritonlint`` section of the client's settings, where it can be asked for."""
+    workspace = ls.client_capabilities.workspace
+    if workspace is None or not workspace.configuration:
+        return ls.projects.editor
+    try:
+        sections = await ls.workspace_configuration_async(
+            types.ConfigurationParams(items=[types.ConfigurationItem(section="tritonlint")])
+        )
+    except Exception as error:  # a client that fails to answer keeps the settings as they are
+        ls.log(f"tritonlint: could not read the editor's settings: {error}")
+        return ls.projects.editor
+    return EditorSettings.from_client(sections[0] if sections else None)
+
+
+def _code_actions(ls: TritonLintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    path = _path(params.text_document.uri)
+    if path is None:
+        return []
+    only = params.context.only
+    uri = params.text_document.uri
+    project = ls.projects.for_file(path)
+    text = project.workspace.text(path) or ""
+    encoding = types.PositionEncodingKind(
+        ls.workspace.position_encoding or types.PositionEncodingKind.Utf16
+    )
+    positions = Positions(text, encoding)
+    found: list[types.CodeAction] = []
+    if only is None or any(types.CodeActionKind.QuickFix.value.startswith(k) for k in only):
+        converters = ls.positions(project)
+        for shown in ls.shown.get(path, []):
+            if not _overlaps(shown[1].range, params.range):
+                continue
+            found.extend(actions.quick_fixes(shown, converters, ls.uri_of))
+            if shown[0].span is not None:
+                found.append(actions.disable_line(shown, text, positions, uri))
+            found.append(actions.disable_file(shown, text, uri))
+    if only is None or any(actions.FIX_ALL.startswith(k) for k in only):
+        result = project.workspace.check()
+        ls._unpublished.setdefault(id(project), set()).update(result.rechecked)
+        if result.rechecked:
+            ls.schedule(project)
+        fix_all = actions.fix_all(path, uri, result.for_file(path), positions)
+        if fix_all is not None:
+            found.append(fix_all)
+    unique: dict[str, types.CodeAction] = {}
+    for action in found:  # one "Disable TL201 ..." for two TL201 findings on a line
+        unique.setdefault(action.title, action)
+    return list(unique.values())
+
+
+def main() -> int:
+    """Serve on standard input and output until the client exits."""
+    create_server().start_io()
+    return 0
