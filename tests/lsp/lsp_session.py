@@ -46,13 +46,18 @@ output [ { name: "OUTPUT" data_type: TYPE_FP32 dims: [ 10 ] } ]
 SERVER = [sys.executable, "-m", "tritonlint", "lsp"]
 
 
-def capabilities(encodings: list[str] | None = None) -> types.ClientCapabilities:
+def capabilities(
+    encodings: list[str] | None = None, snippets: bool = True
+) -> types.ClientCapabilities:
     return types.ClientCapabilities(
         general=types.GeneralClientCapabilities(position_encodings=encodings),
         workspace=types.WorkspaceClientCapabilities(configuration=True),
         text_document=types.TextDocumentClientCapabilities(
             publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
                 related_information=True, version_support=True, code_description_support=True
+            ),
+            completion=types.CompletionClientCapabilities(
+                completion_item=types.ClientCompletionItemOptions(snippet_support=snippets)
             ),
         ),
     )
@@ -72,11 +77,16 @@ def recorded(client: LanguageClient) -> list[types.PublishDiagnosticsParams]:
     return seen
 
 
-async def start(client: LanguageClient, folder: Path, encodings: list[str] | None = None) -> None:
+async def start(
+    client: LanguageClient,
+    folder: Path,
+    encodings: list[str] | None = None,
+    snippets: bool = True,
+) -> types.InitializeResult:
     client.published = recorded(client)  # type: ignore[attr-defined]
-    await client.initialize_session(
+    return await client.initialize_session(
         types.InitializeParams(
-            capabilities=capabilities(encodings),
+            capabilities=capabilities(encodings, snippets),
             workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="project")],
         )
     )

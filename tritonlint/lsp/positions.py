@@ -46,3 +46,15 @@ class Positions:
         index = min(max(line - 1, 0), len(self.lines) - 1)
         content = self.lines[index].removesuffix("\r")
         return types.Position(line=index, character=units(content, self.encoding))
+
+    def engine(self, position: types.Position) -> tuple[int, int]:
+        """The engine's (1-based line, 1-based code-point column) of an LSP position; a
+        position past a line's end is at its end, one in the middle of a character after it."""
+        index = min(max(position.line, 0), len(self.lines) - 1)
+        line = self.lines[index]
+        count = 0
+        column = 0
+        while column < len(line) and count < position.character:
+            count += units(line[column], self.encoding)
+            column += 1
+        return index + 1, column + 1

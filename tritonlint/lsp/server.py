@@ -24,7 +24,7 @@ from pygls.uris import to_fs_path
 from tritonlint import __version__
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine import CheckResult
-from tritonlint.lsp import actions
+from tritonlint.lsp import actions, features
 from tritonlint.lsp.convert import shown_in, to_lsp
 from tritonlint.lsp.positions import Positions
 from tritonlint.lsp.projects import EditorSettings, Project, Projects
@@ -293,6 +293,7 @@ def create_server() -> TritonLintServer:
         positions = Positions(text, encoding)
         return [types.TextEdit(range=positions.range(e.span), new_text=e.new_text) for e in edits]
 
+    features.register(server)
     return server
 
 
