@@ -72,11 +72,18 @@ def recorded(client: LanguageClient) -> list[types.PublishDiagnosticsParams]:
     return seen
 
 
-async def start(client: LanguageClient, folder: Path, encodings: list[str] | None = None) -> None:
+async def start(
+    client: LanguageClient,
+    folder: Path,
+    encodings: list[str] | None = None,
+    given: types.ClientCapabilities | None = None,
+) -> types.InitializeResult:
+    """Initialise a session on ``folder`` with ``given`` capabilities (by default those of
+    :func:`capabilities`)."""
     client.published = recorded(client)  # type: ignore[attr-defined]
-    await client.initialize_session(
+    return await client.initialize_session(
         types.InitializeParams(
-            capabilities=capabilities(encodings),
+            capabilities=given or capabilities(encodings),
             workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="project")],
         )
     )
