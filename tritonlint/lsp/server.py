@@ -29,6 +29,7 @@ from tritonlint.lsp import actions, watching
 from tritonlint.lsp.convert import shown_in, to_lsp
 from tritonlint.lsp.positions import Positions
 from tritonlint.lsp.projects import EditorSettings, Project, Projects
+from tritonlint.lsp.protocol import Protocol
 from tritonlint.repository.model import ModelFolder
 
 #: How long after the last keystroke a document is checked, in seconds (150 ms unless
@@ -49,7 +50,7 @@ class TritonLintServer(LanguageServer):
     """The server's state: the engine workspaces and what was last published on each file."""
 
     def __init__(self) -> None:
-        super().__init__("tritonlint", __version__)
+        super().__init__("tritonlint", __version__, protocol_cls=Protocol)
         self.projects = Projects()
         self.folders: list[Path] = []
         #: Each file's findings as last published.
