@@ -25,7 +25,9 @@ class Protocol(LanguageServerProtocol):
             futures[key].add_done_callback(self._forget(key))
 
     def _forget(self, key: Any) -> Callable[[Future[Any]], None]:
-        def forget(_: Future[Any]) -> None:
-            self._request_futures.pop(key, None)
+        def forget(future: Future[Any]) -> None:
+            # One cancelled was cancelled by shutdown, which goes through the table meanwhile.
+            if not future.cancelled():
+                self._request_futures.pop(key, None)
 
         return forget
