@@ -74,6 +74,27 @@ async def test_a_renamed_model_folder_clears_the_old_files_findings(
     await until(lambda: "TL212" in (codes(client, (new / "config.pbtxt").as_uri()) or []))
 
 
+async def test_a_deleted_repository_clears_its_findings(
+    client: LanguageClient, project: Path
+) -> None:
+    uri = (project / "models/classifier/config.pbtxt").as_uri()
+    shutil.rmtree(project / "models/classifier/1")
+    changed(client, (project / "models/classifier/1", Kind.Deleted))
+    await until(lambda: codes(client, uri) == ["TL212"])
+    shutil.rmtree(project / "models")
+    changed(client, (project / "models", Kind.Deleted))
+    await until(lambda: codes(client, uri) == [])
+
+
+async def test_a_config_in_a_new_repository_checks_that_repository(
+    client: LanguageClient, project: Path
+) -> None:
+    config = project / "more/lone/config.pbtxt"
+    make_tree(project / "more", {"lone/config.pbtxt": 'name: "lone"\nbackend: "onnxruntime"\n'})
+    changed(client, (config, Kind.Created))
+    await until(lambda: codes(client, config.as_uri()) == ["TL212"])
+
+
 async def test_a_config_changed_on_disk_is_checked_again(
     client: LanguageClient, project: Path
 ) -> None:

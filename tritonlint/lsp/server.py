@@ -291,12 +291,15 @@ class TritonLintServer(LanguageServer):
                     self._unpublished.setdefault(id(project), set()).add(name)
                 elif root is not None and root.is_relative_to(path):
                     project.workspace.refresh()  # the repository itself, or a folder above it
+                    # Models gone with it are not checked again: clear what they showed.
+                    self._unpublished.setdefault(id(project), set()).update(project.published)
                 else:
                     continue
                 touched[id(project)] = project
             if not touched and path.name == "config.pbtxt" and path.is_file():
-                project = self.projects.for_file(path)  # a model in a new repository
-                touched[id(project)] = project
+                found = self.projects.in_repository(path)  # a model in a new repository
+                if found is not None:
+                    touched[id(found)] = found
         for project in touched.values():
             project.generation += 1
             self.schedule(project)
