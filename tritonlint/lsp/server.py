@@ -133,9 +133,13 @@ class TritonLintServer(LanguageServer):
                     return  # edited meanwhile: the check scheduled by the edit publishes
                 names = set(pending)
                 pending.clear()
-                if also is not None:
-                    names.update(self._models_showing(project, also))
-                self.publish(project, result, names)
+                shown_on_also = self._models_showing(project, also) if also else set()
+                if self.pull:
+                    # The client pulls the edited file itself; other files changed: ask it to.
+                    if names - shown_on_also and _refresh_supported(self):
+                        self.workspace_diagnostic_refresh(None)
+                    return
+                self.publish(project, result, names | shown_on_also)
         except Exception as error:  # the server goes on; the user reads why in the log
             self.report_server_error(error, None)
 
@@ -148,12 +152,7 @@ class TritonLintServer(LanguageServer):
         }
 
     def publish(self, project: Project, result: CheckResult, names: set[str]) -> None:
-        """Publish the diagnostics of every file of the models ``names`` (or, when the client
-        pulls them, ask it to pull again)."""
-        if self.pull:
-            if names and _refresh_supported(self):
-                self.workspace_diagnostic_refresh(None)
-            return
+        """Publish the diagnostics of every file of the models ``names``."""
         repository = project.workspace.repository
         positions = self.positions(project)
         for name in sorted(names):
