@@ -82,11 +82,14 @@ async def start(
     folder: Path,
     encodings: list[str] | None = None,
     snippets: bool = True,
+    given: types.ClientCapabilities | None = None,
 ) -> types.InitializeResult:
+    """Initialise a session on ``folder`` with ``given`` capabilities (by default those of
+    :func:`capabilities`)."""
     client.published = recorded(client)  # type: ignore[attr-defined]
     return await client.initialize_session(
         types.InitializeParams(
-            capabilities=capabilities(encodings, snippets),
+            capabilities=given or capabilities(encodings, snippets),
             workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="project")],
         )
     )

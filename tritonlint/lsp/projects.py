@@ -89,6 +89,11 @@ class Projects:
             return self.by_key[key]
         return self._repository(source.root)
 
+    def in_repository(self, path: Path) -> Project | None:
+        """The workspace of the repository holding the config ``path``, if it is in one."""
+        source = text_source(path)
+        return None if source.root is None else self._repository(source.root)
+
     def options(self, start: Path) -> LintOptions:
         """The options for what is at ``start``: its settings file's, the editor's over them."""
         settings = self._settings(start)

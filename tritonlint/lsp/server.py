@@ -11,9 +11,10 @@ diagnostics of an older version never replace those of a newer one.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,21 +25,32 @@ from pygls.uris import to_fs_path
 from tritonlint import __version__
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine import CheckResult
-from tritonlint.lsp import actions, features
+from tritonlint.lsp import actions, features, watching
 from tritonlint.lsp.convert import shown_in, to_lsp
 from tritonlint.lsp.positions import Positions
 from tritonlint.lsp.projects import EditorSettings, Project, Projects
+from tritonlint.lsp.protocol import Protocol
 from tritonlint.repository.model import ModelFolder
 
-#: How long after the last keystroke a document is checked, in seconds.
+#: How long after the last keystroke a document is checked, in seconds (150 ms unless
+#: ``TRITONLINT_LSP_DEBOUNCE_MS`` says otherwise).
 DEBOUNCE = 0.15
+
+
+def debounce() -> float:
+    """The delay between the last edit and its check, in seconds."""
+    value = os.environ.get("TRITONLINT_LSP_DEBOUNCE_MS", "")
+    try:
+        return max(0.0, float(value) / 1000) if value else DEBOUNCE
+    except ValueError:
+        return DEBOUNCE
 
 
 class TritonLintServer(LanguageServer):
     """The server's state: the engine workspaces and what was last published on each file."""
 
     def __init__(self) -> None:
-        super().__init__("tritonlint", __version__)
+        super().__init__("tritonlint", __version__, protocol_cls=Protocol)
         self.projects = Projects()
         self.folders: list[Path] = []
         #: Each file's findings as last published.
@@ -49,6 +61,9 @@ class TritonLintServer(LanguageServer):
         self._locks: dict[int, asyncio.Lock] = {}
         #: Per workspace, models checked again whose findings are not published yet.
         self._unpublished: dict[int, set[str]] = {}
+        self.debounce = debounce()
+        #: The client pulls diagnostics (``textDocument/diagnostic``) instead of being sent them.
+        self.pull = False
 
     # -- telling the user ------------------------------------------------------------------------
 
@@ -118,9 +133,13 @@ class TritonLintServer(LanguageServer):
                     return  # edited meanwhile: the check scheduled by the edit publishes
                 names = set(pending)
                 pending.clear()
-                if also is not None:
-                    names.update(self._models_showing(project, also))
-                self.publish(project, result, names)
+                shown_on_also = self._models_showing(project, also) if also else set()
+                if self.pull:
+                    # The client pulls the edited file itself; other files changed: ask it to.
+                    if names - shown_on_also and _refresh_supported(self):
+                        self.workspace_diagnostic_refresh(None)
+                    return
+                self.publish(project, result, names | shown_on_also)
         except Exception as error:  # the server goes on; the user reads why in the log
             self.report_server_error(error, None)
 
@@ -138,19 +157,42 @@ class TritonLintServer(LanguageServer):
         positions = self.positions(project)
         for name in sorted(names):
             model = repository.by_name.get(name)
-            files: dict[Path, list[Diagnostic]] = {}
-            if model is not None:
-                config = model.path / model.config_file if model.loader is not None else None
-                for diagnostic in result.by_model.get(model.path, []):
-                    shown = shown_in(diagnostic, config)
-                    if shown is not None:
-                        files.setdefault(shown, []).append(diagnostic)
+            files = _files(result, model)
             before = project.published.get(name, set())
             project.published[name] = set(files)
             # An open document is published also when it is clean (the editor awaits it).
             opened = {path for path in self.uris if path in _files_of(model)}
             for path in sorted(before | set(files) | opened):
                 self._publish_file(path, files.get(path, []), positions)
+
+    def findings(self, project: Project, result: CheckResult, path: Path) -> list[Diagnostic]:
+        """The findings shown on ``path`` (what a pull of its diagnostics answers)."""
+        repository = project.workspace.repository
+        found: list[Diagnostic] = []
+        for name in sorted(self._models_showing(project, path)):
+            found.extend(_files(result, repository.by_name.get(name)).get(path, []))
+        return found
+
+    async def pulled(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:
+        """The diagnostics of ``uri`` for a client that pulls them: checked now (what an edit
+        changes is checked at once, without waiting for typing to stop)."""
+        path = _path(uri)
+        if path is None:
+            return types.RelatedFullDocumentDiagnosticReport(items=[])
+        project = self.projects.for_file(path)
+        self.tell_problems()
+        async with self._locks.setdefault(id(project), asyncio.Lock()):
+            result = await asyncio.to_thread(project.workspace.check)
+        if result.rechecked - self._models_showing(project, path) and _refresh_supported(self):
+            self.workspace_diagnostic_refresh(None)  # other files' findings may have changed
+        positions = self.positions(project)
+        shown = [(d, to_lsp(d, positions)) for d in self.findings(project, result, path)]
+        self.shown[path] = shown
+        items = [lsp for _, lsp in shown]
+        result_id = hashlib.sha256(repr(items).encode()).hexdigest()[:16]
+        if previous == result_id:
+            return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
+        return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
 
     def _publish_file(
         self,
@@ -194,10 +236,12 @@ class TritonLintServer(LanguageServer):
         project.generation += 1
         self.schedule(project, also=path)
 
-    def reload(self, editor: EditorSettings) -> None:
-        """New editor settings: new workspaces (with the open texts), everything checked."""
-        if editor == self.projects.editor and self.projects.by_key:
+    def reload(self, editor: EditorSettings, force: bool = False) -> None:
+        """New editor settings (or, ``force``, settings files): new workspaces (with the open
+        texts), everything checked."""
+        if editor == self.projects.editor and self.projects.by_key and not force:
             return
+        old = self.projects
         self.projects = Projects(editor)
         for folder in self.folders:
             self.projects.add_repositories(folder)
@@ -207,8 +251,97 @@ class TritonLintServer(LanguageServer):
                 text = self.workspace.get_text_document(uri).source
                 self.projects.for_file(path).workspace.open(path, text)
         self.tell_problems()
-        for project in self.projects.by_key.values():
+        for key, project in self.projects.by_key.items():
+            if key in old.by_key:  # so that findings gone with the new options are cleared
+                project.published = old.by_key[key].published
             self.schedule(project)
+
+    # -- the disk and the workspace folders ------------------------------------------------------
+
+    async def watch(self) -> None:
+        """Ask the client to watch configs, settings files and the repositories (when it can
+        register watchers; otherwise its own watchers report what changed)."""
+        if not watching.can_register(self.client_capabilities):
+            return
+        roots = [key for key, p in self.projects.by_key.items() if p.workspace.root is not None]
+        try:
+            await self.client_register_capability_async(
+                watching.registration(self.client_capabilities, roots)
+            )
+        except Exception as error:  # the client's own watchers, if any, still report changes
+            self.log(f"tritonlint: could not register file watchers: {error}")
+
+    def disk_changed(self, paths: list[Path]) -> None:
+        """Files or folders changed on disk: re-read them and check what depends on them."""
+        if any(watching.is_settings_file(path) for path in paths):
+            self.reload(self.projects.editor, force=True)
+            return
+        touched: dict[int, Project] = {}
+        for path in paths:
+            if path in self.uris:
+                continue  # the editor's text is checked, not the disk's
+            for key, project in list(self.projects.by_key.items()):
+                root = project.workspace.root
+                if root is None and key == path:
+                    project.workspace.refresh()
+                elif root is not None and path.is_relative_to(root) and path != root:
+                    project.workspace.refresh(path)
+                    name = path.relative_to(root).parts[0]
+                    self._unpublished.setdefault(id(project), set()).add(name)
+                elif root is not None and root.is_relative_to(path):
+                    project.workspace.refresh()  # the repository itself, or a folder above it
+                    # Models gone with it are not checked again: clear what they showed.
+                    self._unpublished.setdefault(id(project), set()).update(project.published)
+                else:
+                    continue
+                touched[id(project)] = project
+            if not touched and path.name == "config.pbtxt" and path.is_file():
+                found = self.projects.in_repository(path)  # a model in a new repository
+                if found is not None:
+                    touched[id(found)] = found
+        for project in touched.values():
+            project.generation += 1
+            self.schedule(project)
+
+    async def folders_changed(self, added: list[Path], removed: list[Path]) -> None:
+        """Workspace folders came or went: check the repositories of the new ones, forget
+        (and clear the findings of) those of the removed ones that hold no open document."""
+        for folder in removed:
+            if folder in self.folders:
+                self.folders.remove(folder)
+            for key, project in list(self.projects.by_key.items()):
+                inside = key.is_relative_to(folder)
+                if not inside or any(path.is_relative_to(key) for path in self.uris):
+                    continue
+                del self.projects.by_key[key]
+                for files in project.published.values():
+                    for path in sorted(files):
+                        if not self.pull:
+                            self._publish_file(path, [], lambda _: None)
+        for folder in added:
+            self.folders.append(folder)
+            for project in self.projects.add_repositories(folder):
+                self.schedule(project)
+        self.tell_problems()
+        await self.watch()
+
+
+def _files(result: CheckResult, model: ModelFolder | None) -> dict[Path, list[Diagnostic]]:
+    """A model's findings by the file each is shown on."""
+    files: dict[Path, list[Diagnostic]] = {}
+    if model is not None:
+        config = model.path / model.config_file if model.loader is not None else None
+        for diagnostic in result.by_model.get(model.path, []):
+            shown = shown_in(diagnostic, config)
+            if shown is not None:
+                files.setdefault(shown, []).append(diagnostic)
+    return files
+
+
+def _refresh_supported(ls: TritonLintServer) -> bool:
+    workspace = ls.client_capabilities.workspace
+    diagnostics = workspace.diagnostics if workspace is not None else None
+    return bool(diagnostics is not None and diagnostics.refresh_support)
 
 
 def _files_of(model: ModelFolder | None) -> set[Path]:
@@ -241,10 +374,38 @@ def create_server() -> TritonLintServer:
         if not folders and params.root_uri:
             folders = [params.root_uri]
         ls.folders = [p for p in map(_path, folders) if p is not None]
+        ls.pull = bool(
+            params.capabilities.text_document and params.capabilities.text_document.diagnostic
+        )
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: TritonLintServer, params: types.InitializedParams) -> None:
         ls.reload(await _editor_settings(ls))
+        await ls.watch()
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def watched_files(ls: TritonLintServer, params: types.DidChangeWatchedFilesParams) -> None:
+        ls.disk_changed([p for p in (_path(change.uri) for change in params.changes) if p])
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    async def workspace_folders(
+        ls: TritonLintServer, params: types.DidChangeWorkspaceFoldersParams
+    ) -> None:
+        def paths(folders: Sequence[types.WorkspaceFolder]) -> list[Path]:
+            return [p for p in (_path(f.uri) for f in folders) if p is not None]
+
+        await ls.folders_changed(paths(params.event.added), paths(params.event.removed))
+
+    @server.feature(
+        types.TEXT_DOCUMENT_DIAGNOSTIC,
+        types.DiagnosticOptions(
+            identifier="tritonlint", inter_file_dependencies=True, workspace_diagnostics=False
+        ),
+    )
+    async def diagnostic(
+        ls: TritonLintServer, params: types.DocumentDiagnosticParams
+    ) -> types.DocumentDiagnosticReport:
+        return await ls.pulled(params.text_document.uri, params.previous_result_id)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def configuration(
@@ -258,7 +419,7 @@ def create_server() -> TritonLintServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: TritonLintServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.edited(params.text_document.uri, DEBOUNCE)
+        ls.edited(params.text_document.uri, ls.debounce)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: TritonLintServer, params: types.DidSaveTextDocumentParams) -> None:

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""How long the language server takes to answer an editor, end to end over stdio.
+
+Usage: python benchmarks/lsp_latency.py [--repeat 20]
+
+A real ``tritonlint lsp`` process driven by pygls' language client, as an editor drives it:
+
+* ``didChange`` -> ``publishDiagnostics`` of the new version, for a one-line edit in an open
+  config of about 5,000 lines (1,000 inputs), and for an edit in an open model that 50
+  ensembles run, in a repository of 1,000 models (until the edited file's and an ensemble's
+  diagnostics have both arrived), built with the config writers of ``editor_change.py``.
+* ``textDocument/completion`` and ``textDocument/hover`` in the large config, when the server
+  offers them.
+
+Each case runs twice: with the server's debounce (150 ms after the last keystroke) and with
+``TRITONLINT_LSP_DEBOUNCE_MS=0``, which leaves the check and the protocol's own cost. Medians
+and bests of ``--repeat`` rounds are printed in milliseconds, with the targets (diagnostics
+50 ms after the debounce, completion and hover 20 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from editor_change import _ensemble, _large_config, _plain, _write
+
+TARGET_MS = 50
+REQUEST_TARGET_MS = 20
+
+
+class Editor:
+    """A client that remembers when each file's diagnostics last arrived, and of which version."""
+
+    def __init__(self) -> None:
+        self.client = LanguageClient("lsp-latency", "1")
+        self.arrived: dict[str, tuple[float, int | None]] = {}
+        self.capabilities: types.ServerCapabilities | None = None
+        self.versions: dict[str, int] = {}
+
+        @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def published(params: types.PublishDiagnosticsParams) -> None:
+            self.arrived[params.uri] = (time.perf_counter(), params.version)
+
+        @self.client.feature(types.WINDOW_LOG_MESSAGE)
+        def logged(params: types.LogMessageParams) -> None:
+            if params.type == types.MessageType.Error:
+                print(params.message, file=sys.stderr)
+
+    async def start(self, folder: Path, debounce_ms: int | None) -> None:
+        env = dict(os.environ)
+        if debounce_ms is not None:
+            env["TRITONLINT_LSP_DEBOUNCE_MS"] = str(debounce_ms)
+        await self.client.start_io(sys.executable, "-m", "tritonlint", "lsp", env=env)
+        result = await self.client.initialize_async(
+            types.InitializeParams(
+                capabilities=types.ClientCapabilities(),
+                workspace_folders=[types.WorkspaceFolder(uri=folder.as_uri(), name="bench")],
+            )
+        )
+        self.capabilities = result.capabilities
+        self.client.initialized(types.InitializedParams())
+
+    async def stop(self) -> None:
+        await self.client.shutdown_async(None)
+        self.client.exit(None)
+        await self.client.stop()
+
+    async def wait(self, done: Callable[[], bool], timeout: float = 120) -> None:
+        deadline = time.perf_counter() + timeout
+        while not done():
+            if time.perf_counter() > deadline:
+                raise TimeoutError("the server did not answer")
+            await asyncio.sleep(0.0005)
+
+    async def open(self, path: Path, text: str) -> str:
+        uri = path.as_uri()
+        self.versions[uri] = 1
+        self.client.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(
+                    uri=uri, language_id="pbtxt", version=1, text=text
+                )
+            )
+        )
+        await self.wait(lambda: self.arrived.get(uri, (0, None))[1] == 1)
+        return uri
+
+    async def change(self, uri: str, text: str, also: str | None = None) -> float:
+        """Milliseconds from sending the new text until its diagnostics (and ``also``'s) came."""
+        version = self.versions[uri] = self.versions[uri] + 1
+        start = time.perf_counter()
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
+            )
+        )
+
+        def done() -> bool:
+            mine = self.arrived.get(uri, (0.0, None))
+            other = self.arrived.get(also, (start, None)) if also else (start + 1, None)
+            return mine[1] == version and other[0] > start
+
+        await self.wait(done)
+        last = max(self.arrived[uri][0], self.arrived[also][0] if also else 0.0)
+        return (last - start) * 1000
+
+
+def _report(label: str, timings: list[float], target: int) -> None:
+    print(
+        f"{label:<58} median {statistics.median(timings):7.1f} ms   "
+        f"best {min(timings):7.1f} ms   (target {target} ms)"
+    )
+
+
+async def _requests(editor: Editor, uri: str, text: str, repeat: int, label: str) -> None:
+    capabilities = editor.capabilities
+    lines = text.split("\n")
+    line = next(i for i, t in enumerate(lines) if "INPUT500" in t) + 1  # data_type: ...
+    position = types.Position(line, lines[line].index(":") + 2)
+    at = types.TextDocumentIdentifier(uri=uri)
+    cases: list[tuple[str, object, Callable[[], object]]] = [
+        (
+            "completion",
+            capabilities and capabilities.completion_provider,
+            lambda: editor.client.text_document_completion_async(
+                types.CompletionParams(text_document=at, position=position)
+            ),
+        ),
+        (
+            "hover",
+            capabilities and capabilities.hover_provider,
+            lambda: editor.client.text_document_hover_async(
+                types.HoverParams(text_document=at, position=position)
+            ),
+        ),
+    ]
+    for name, offered, ask in cases:
+        if not offered:
+            print(f"{name} in the large config{label}: not offered by the server, skipped")
+            continue
+        timings = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            await ask()  # type: ignore[misc]
+            timings.append((time.perf_counter() - start) * 1000)
+        _report(f"{name} in the large config{label}", timings, REQUEST_TARGET_MS)
+
+
+async def _run(scratch: Path, repeat: int, debounce_ms: int | None) -> None:
+    label = " (debounce 0)" if debounce_ms == 0 else ""
+    large_root = scratch / "large" / "models"
+    text = _large_config(1000)
+    large = large_root / "large" / "config.pbtxt"
+    edited = text.replace('name: "INPUT500"', 'name: "INPUT500_renamed"')
+    editor = Editor()
+    await editor.start(scratch / "large", debounce_ms)
+    uri = await editor.open(large, text)
+    timings = [await editor.change(uri, (edited, text)[i % 2]) for i in range(repeat)]
+    _report(f"one-line edit, {text.count(chr(10)):,}-line config{label}", timings, TARGET_MS)
+    await _requests(editor, uri, text, repeat, label)
+    await editor.stop()
+
+    root = scratch / "shared" / "models"
+    shared = root / "shared" / "config.pbtxt"
+    editor = Editor()
+    await editor.start(scratch / "shared", debounce_ms)
+    uri = await editor.open(shared, _plain("shared"))
+    ensemble = (root / "pipeline_00" / "config.pbtxt").as_uri()
+    smaller = _plain("shared").replace("max_batch_size: 8", "max_batch_size: 4")
+    texts = (smaller, _plain("shared"))
+    timings = [await editor.change(uri, texts[i % 2], also=ensemble) for i in range(repeat)]
+    models = sum(1 for _ in root.iterdir())
+    _report(f"edit in a model 50 ensembles run ({models} models){label}", timings, TARGET_MS)
+    await editor.stop()
+
+
+def _repositories(scratch: Path) -> None:
+    _write(scratch / "large" / "models", "large", _large_config(1000))
+    root = scratch / "shared" / "models"
+    _write(root, "shared", _plain("shared"))
+    for index in range(899):
+        _write(root, f"plain_{index:03d}", _plain(f"plain_{index:03d}"))
+    for index in range(100):
+        # The first 50 ensembles run ``shared``; the others two plain models each.
+        first = "shared" if index < 50 else f"plain_{index:03d}"
+        name = f"pipeline_{index:02d}"
+        _write(root, name, _ensemble(name, first, f"plain_{index + 100:03d}"), ".keep")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=20)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        scratch = Path(folder)
+        _repositories(scratch)
+        asyncio.run(_run(scratch, args.repeat, None))
+        asyncio.run(_run(scratch, args.repeat, 0))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
