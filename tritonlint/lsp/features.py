@@ -29,6 +29,7 @@ from tritonlint.edits import quote
 from tritonlint.lsp import answers
 from tritonlint.lsp.positions import Positions
 from tritonlint.lsp.projects import Project
+from tritonlint.lsp.uris import path_of
 from tritonlint.schema.releases import Schema, load_schema
 
 if TYPE_CHECKING:
@@ -68,9 +69,7 @@ class Request(NamedTuple):
 
 def request(ls: TritonLintServer, uri: str) -> Request | None:
     """The document ``uri`` as the editor has it, with its workspace (None: not a file)."""
-    from tritonlint.lsp.server import _path
-
-    path = _path(uri)
+    path = path_of(uri)
     if path is None:
         return None
     project = ls.projects.for_file(path)

@@ -20,7 +20,6 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.uris import to_fs_path
 
 from tritonlint import __version__
 from tritonlint.diagnostics import Diagnostic
@@ -30,6 +29,7 @@ from tritonlint.lsp.convert import shown_in, to_lsp
 from tritonlint.lsp.positions import Positions
 from tritonlint.lsp.projects import EditorSettings, Project, Projects
 from tritonlint.lsp.protocol import Protocol
+from tritonlint.lsp.uris import path_of
 from tritonlint.repository.model import ModelFolder
 
 #: How long after the last keystroke a document is checked, in seconds (150 ms unless
@@ -176,7 +176,7 @@ class TritonLintServer(LanguageServer):
     async def pulled(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:
         """The diagnostics of ``uri`` for a client that pulls them: checked now (what an edit
         changes is checked at once, without waiting for typing to stop)."""
-        path = _path(uri)
+        path = path_of(uri)
         if path is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
         project = self.projects.for_file(path)
@@ -216,7 +216,7 @@ class TritonLintServer(LanguageServer):
 
     def edited(self, uri: str, delay: float) -> None:
         """The editor's text of ``uri`` changed (or was opened): check it."""
-        path = _path(uri)
+        path = path_of(uri)
         if path is None:
             return
         self.uris[path] = uri
@@ -227,7 +227,7 @@ class TritonLintServer(LanguageServer):
         self.schedule(project, delay, also=path)
 
     def closed(self, uri: str) -> None:
-        path = _path(uri)
+        path = path_of(uri)
         if path is None:
             return
         project = self.projects.for_file(path)
@@ -246,7 +246,7 @@ class TritonLintServer(LanguageServer):
         for folder in self.folders:
             self.projects.add_repositories(folder)
         for uri in list(self.uris.values()):
-            path = _path(uri)
+            path = path_of(uri)
             if path is not None:
                 text = self.workspace.get_text_document(uri).source
                 self.projects.for_file(path).workspace.open(path, text)
@@ -351,13 +351,6 @@ def _files_of(model: ModelFolder | None) -> set[Path]:
     return {m.path / m.config_file for m in (model, *model.alternatives)}
 
 
-def _path(uri: str) -> Path | None:
-    if not uri.startswith("file:"):
-        return None
-    path = to_fs_path(uri)
-    return Path(os.path.abspath(path)) if path else None
-
-
 def _overlaps(one: types.Range, other: types.Range) -> bool:
     def key(position: types.Position) -> tuple[int, int]:
         return (position.line, position.character)
@@ -373,7 +366,7 @@ def create_server() -> TritonLintServer:
         folders = [f.uri for f in params.workspace_folders or []]
         if not folders and params.root_uri:
             folders = [params.root_uri]
-        ls.folders = [p for p in map(_path, folders) if p is not None]
+        ls.folders = [p for p in map(path_of, folders) if p is not None]
         ls.pull = bool(
             params.capabilities.text_document and params.capabilities.text_document.diagnostic
         )
@@ -385,14 +378,14 @@ def create_server() -> TritonLintServer:
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def watched_files(ls: TritonLintServer, params: types.DidChangeWatchedFilesParams) -> None:
-        ls.disk_changed([p for p in (_path(change.uri) for change in params.changes) if p])
+        ls.disk_changed([p for p in (path_of(change.uri) for change in params.changes) if p])
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
     async def workspace_folders(
         ls: TritonLintServer, params: types.DidChangeWorkspaceFoldersParams
     ) -> None:
         def paths(folders: Sequence[types.WorkspaceFolder]) -> list[Path]:
-            return [p for p in (_path(f.uri) for f in folders) if p is not None]
+            return [p for p in (path_of(f.uri) for f in folders) if p is not None]
 
         await ls.folders_changed(paths(params.event.added), paths(params.event.removed))
 
@@ -474,7 +467,7 @@ async def _editor_settings(ls: TritonLintServer) -> EditorSettings:
 
 
 def _code_actions(ls: TritonLintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-    path = _path(params.text_document.uri)
+    path = path_of(params.text_document.uri)
     if path is None:
         return []
     only = params.context.only
