@@ -250,7 +250,7 @@ def test_a_file_with_syntax_errors_gets_only_the_syntax_fixes(
 
 
 @pytest.fixture
-def test_rule() -> Iterator[None]:
+def rules_of_the_test() -> Iterator[None]:
     """Take the rules the tests register out of the registry again afterwards."""
     codes = set(registry._BY_CODE)
     yield
@@ -283,7 +283,7 @@ def _value(ctx: ModelContext, path: tuple[str, ...]) -> TextEdit:
     return TextEdit(span, ctx.model.config.text[span.start : span.end])  # type: ignore[union-attr]
 
 
-@pytest.mark.usefixtures("test_rule")
+@pytest.mark.usefixtures("rules_of_the_test")
 def test_a_fix_that_breaks_the_syntax_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -300,7 +300,7 @@ def test_a_fix_that_breaks_the_syntax_is_refused(
     assert out.splitlines()[-1] == "Found 1 error (1 model checked)."
 
 
-@pytest.mark.usefixtures("test_rule")
+@pytest.mark.usefixtures("rules_of_the_test")
 def test_a_fix_that_changes_another_field_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -325,7 +325,7 @@ def test_a_fix_that_changes_another_field_is_refused(
     )
 
 
-@pytest.mark.usefixtures("test_rule")
+@pytest.mark.usefixtures("rules_of_the_test")
 def test_fixes_that_do_not_settle_stop_after_ten_rounds(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -467,7 +467,7 @@ def test_a_fix_across_files_is_offered_first_and_names_the_other_file(
     ]
 
 
-@pytest.mark.usefixtures("test_rule")
+@pytest.mark.usefixtures("rules_of_the_test")
 def test_a_fix_across_files_is_not_applied_to_a_file_changed_since_it_was_made(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -10,7 +10,13 @@ import pytest
 from helpers import span_of
 
 from tritonlint.diagnostics import TextEdit
-from tritonlint.rewrite import OverlappingEdits, apply_edits, unified_diff, write_in_place
+from tritonlint.rewrite import (
+    OverlappingEdits,
+    apply_edits,
+    touch_same_text,
+    unified_diff,
+    write_in_place,
+)
 
 TEXT = 'name: "m"\nmax_batch_size: "8"\n'
 
@@ -100,3 +106,21 @@ def test_a_file_that_cannot_be_replaced_is_left_as_it_was(
         write_in_place(config, "a: 2\n")
     assert config.read_text() == "a: 1\n"
     assert [p.name for p in tmp_path.iterdir()] == ["config.pbtxt"]  # no temporary file left
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "touching"),
+    [
+        ((0, 4), (4, 8), False),  # adjacent replacements
+        ((0, 4), (3, 8), True),
+        ((0, 4), (4, 4), True),  # an insertion at the end of a replacement
+        ((2, 2), (2, 2), True),  # two insertions at one place
+        ((2, 2), (5, 9), False),
+    ],
+)
+def test_edits_touching_the_same_text(
+    first: tuple[int, int], second: tuple[int, int], touching: bool
+) -> None:
+    one, other = edit(*first, "x"), edit(*second, "y")
+    assert touch_same_text(one, other) is touching
+    assert touch_same_text(other, one) is touching

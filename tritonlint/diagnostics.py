@@ -48,6 +48,14 @@ class Fix(NamedTuple):
     edits: tuple[TextEdit, ...]
     applicability: Applicability = Applicability.UNSAFE
 
+    def by_file(self, own: Path) -> dict[Path, list[TextEdit]]:
+        """The edits by the file they change (``own``: the finding's file, for an edit that
+        names none), each without its path."""
+        files: dict[Path, list[TextEdit]] = {}
+        for edit in self.edits:
+            files.setdefault(edit.path or own, []).append(edit._replace(path=None))
+        return files
+
 
 class RelatedLocation(NamedTuple):
     """Another place that explains a finding (the composing model's input, the first duplicate)."""

@@ -42,6 +42,16 @@ def apply_edits(text: str, edits: Iterable[TextEdit]) -> str:
     return "".join(pieces)
 
 
+def touch_same_text(edit: TextEdit, other: TextEdit) -> bool:
+    """Whether two edits touch the same text: their spans overlap, or an insertion lies
+    inside or at an end of the other's span. Such edits are not applied in one go by the
+    fixer: the later one is computed again on the text the first made."""
+    a, b = edit.span, other.span
+    if a.start == a.end or b.start == b.end:
+        return a.start <= b.end and b.start <= a.end
+    return a.start < b.end and b.start < a.end
+
+
 def unified_diff(name: str, before: str, after: str) -> str:
     """The change from ``before`` to ``after`` as a unified diff of file ``name`` ('' when
     they are equal); a last line without a newline is marked as ``diff`` marks it."""

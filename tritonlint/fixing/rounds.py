@@ -26,7 +26,7 @@ from tritonlint.document import ConfigDocument, parse_config
 from tritonlint.engine import CheckResult, Workspace
 from tritonlint.fixing.verify import refusal
 from tritonlint.report.paths import display_path
-from tritonlint.rewrite import apply_edits
+from tritonlint.rewrite import apply_edits, touch_same_text
 from tritonlint.rules.registry import by_code
 from tritonlint.schema.releases import Schema
 
@@ -101,14 +101,6 @@ def fix_workspace(
     return outcome
 
 
-def edits_by_file(diagnostic: Diagnostic, fix: Fix) -> dict[Path, list[TextEdit]]:
-    """A fix's edits by the file they change (an edit naming no file: the finding's)."""
-    files: dict[Path, list[TextEdit]] = {}
-    for edit in fix.edits:
-        files.setdefault(edit.path or diagnostic.path, []).append(edit._replace(path=None))
-    return files
-
-
 class _Round:
     """The edits one round takes, file by file; records what they resolve and refuses."""
 
@@ -135,7 +127,7 @@ class _Round:
         key = (diagnostic.code, diagnostic.path, fix)
         if key in self._refused:
             return
-        by_file = edits_by_file(diagnostic, fix)
+        by_file = fix.by_file(diagnostic.path)
         if any(path != diagnostic.path and path in self._changed for path in by_file):
             return  # computed before that file changed, and not checked again since
         files = {path: self._file(path) for path in by_file}
@@ -146,7 +138,7 @@ class _Round:
             self._outcome.applied.append(Applied(diagnostic, fix))  # the same edits, again
             return
         if any(
-            _overlap(edit, other)
+            touch_same_text(edit, other)
             for path, edits in by_file.items()
             for edit in edits
             for other in taken[path]
@@ -193,14 +185,6 @@ def _allowed_in(document: ConfigDocument, diagnostic: Diagnostic) -> bool:
         return True
     rule = by_code(diagnostic.code)
     return rule is not None and rule.pack == "syntax"
-
-
-def _overlap(edit: TextEdit, other: TextEdit) -> bool:
-    """Whether two edits touch the same text (two insertions at one place do)."""
-    a, b = edit.span, other.span
-    if a.start == a.end or b.start == b.end:
-        return a.start <= b.end and b.start <= a.end
-    return a.start < b.end and b.start < a.end
 
 
 def _fixable(diagnostics: Iterable[Diagnostic], unsafe: bool) -> Iterable[tuple[Diagnostic, Fix]]:

@@ -18,8 +18,9 @@ from pathlib import Path
 from lsprotocol import types
 
 from tritonlint.diagnostics import Diagnostic, Fix, TextEdit
-from tritonlint.fixing.rounds import applicable_fix, edits_by_file
+from tritonlint.fixing.rounds import applicable_fix
 from tritonlint.lsp.positions import Positions
+from tritonlint.rewrite import touch_same_text
 
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.tritonlint"
 
@@ -36,7 +37,7 @@ def quick_fixes(
     preferred = applicable_fix(diagnostic, unsafe=False)
     actions = []
     for fix in diagnostic.fixes:
-        edit = _workspace_edit(edits_by_file(diagnostic, fix), positions, uri_of)
+        edit = _workspace_edit(fix.by_file(diagnostic.path), positions, uri_of)
         if edit is None:
             continue
         actions.append(
@@ -105,7 +106,7 @@ def fix_all(
         if fix is None:
             continue
         edits = _own_edits(diagnostic, fix, path)
-        if edits is None or any(_overlap(edit, other) for edit in edits for other in taken):
+        if edits is None or any(touch_same_text(edit, other) for edit in edits for other in taken):
             continue
         taken.extend(edit for edit in edits if edit not in taken)
     if not taken:
@@ -119,15 +120,8 @@ def fix_all(
 
 
 def _own_edits(diagnostic: Diagnostic, fix: Fix, path: Path) -> list[TextEdit] | None:
-    files = edits_by_file(diagnostic, fix)
+    files = fix.by_file(diagnostic.path)
     return files[path] if set(files) == {path} else None
-
-
-def _overlap(edit: TextEdit, other: TextEdit) -> bool:
-    """Whether two edits touch the same text (two insertions at one place count)."""
-    if edit.span.start == edit.span.end == other.span.start == other.span.end:
-        return True
-    return edit.span.start < other.span.end and other.span.start < edit.span.end
 
 
 def _workspace_edit(

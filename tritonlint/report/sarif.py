@@ -86,16 +86,20 @@ def _fix(path: Path, fix: Fix) -> dict[str, Any]:
     """A SARIF ``fix``: its edits as replacements of regions, one artifact change per file
     (the finding's, and any other a fix edits; an insertion deletes an empty region);
     whether it is safe is a property."""
-    files: dict[Path, list[dict[str, Any]]] = {}
-    for edit in fix.edits:
-        files.setdefault(edit.path or path, []).append(
-            {"deletedRegion": _region(edit.span), "insertedContent": {"text": edit.new_text}}
-        )
     return {
         "description": {"text": fix.title},
         "artifactChanges": [
-            {"artifactLocation": _artifact(file), "replacements": replacements}
-            for file, replacements in files.items()
+            {
+                "artifactLocation": _artifact(file),
+                "replacements": [
+                    {
+                        "deletedRegion": _region(edit.span),
+                        "insertedContent": {"text": edit.new_text},
+                    }
+                    for edit in edits
+                ],
+            }
+            for file, edits in fix.by_file(path).items()
         ],
         "properties": {"applicability": fix.applicability.value},
     }
