@@ -83,5 +83,20 @@ class Diagnostic(NamedTuple):
         column = self.span.column if self.span else 0
         return (str(self.path), line, column, self.code, self.message)
 
+    def fix_to_apply(self, unsafe: bool) -> Fix | None:
+        """The fix ``--fix`` applies (with ``--unsafe-fixes``: ``unsafe``): the first with
+        edits that may be applied."""
+        for fix in self.fixes:
+            if fix.edits and (unsafe or fix.applicability is Applicability.SAFE):
+                return fix
+        return None
+
+    @property
+    def fix_is_hidden(self) -> bool:
+        """Whether only ``--unsafe-fixes`` would fix this finding."""
+        return (
+            self.fix_to_apply(unsafe=False) is None and self.fix_to_apply(unsafe=True) is not None
+        )
+
     def with_severity(self, severity: Severity) -> Diagnostic:
         return self if severity is self.severity else self._replace(severity=severity)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from tritonlint.diagnostics import Applicability, Diagnostic, Fix, TextEdit
+from tritonlint.diagnostics import Diagnostic, Fix, TextEdit
 from tritonlint.document import ConfigDocument, parse_config
 from tritonlint.engine import CheckResult, Workspace
 from tritonlint.fixing.verify import refusal
@@ -61,14 +61,6 @@ class WorkspaceFixes:
     refused: list[Refused] = field(default_factory=list)
     #: Whether fixes were still being applied when the rounds ran out.
     unsettled: bool = False
-
-
-def applicable_fix(diagnostic: Diagnostic, unsafe: bool) -> Fix | None:
-    """The fix of ``diagnostic`` that ``--fix`` applies (with ``--unsafe-fixes``: ``unsafe``)."""
-    for fix in diagnostic.fixes:
-        if fix.edits and (unsafe or fix.applicability is Applicability.SAFE):
-            return fix
-    return None
 
 
 def fix_workspace(
@@ -189,6 +181,6 @@ def _allowed_in(document: ConfigDocument, diagnostic: Diagnostic) -> bool:
 
 def _fixable(diagnostics: Iterable[Diagnostic], unsafe: bool) -> Iterable[tuple[Diagnostic, Fix]]:
     for diagnostic in diagnostics:
-        fix = applicable_fix(diagnostic, unsafe)
+        fix = diagnostic.fix_to_apply(unsafe)
         if fix is not None and os.path.isfile(diagnostic.path):
             yield diagnostic, fix

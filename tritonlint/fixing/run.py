@@ -14,7 +14,7 @@ from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine import LintOptions, LintResult, workspace_for
 from tritonlint.engine.batch import check_source
 from tritonlint.engine.checks import walk_diagnostics
-from tritonlint.fixing.rounds import Applied, Refused, applicable_fix, fix_workspace
+from tritonlint.fixing.rounds import Applied, Refused, fix_workspace
 from tritonlint.report.paths import display_path
 from tritonlint.repository.walker import plan
 from tritonlint.rewrite import unified_diff, write_all
@@ -41,11 +41,7 @@ class FixRun:
 
     def hidden(self) -> int:
         """How many remaining findings only ``--unsafe-fixes`` would fix."""
-        return sum(
-            1
-            for d in self.result.diagnostics
-            if applicable_fix(d, unsafe=False) is None and applicable_fix(d, unsafe=True)
-        )
+        return sum(1 for d in self.result.diagnostics if d.fix_is_hidden)
 
     def diff(self) -> str:
         """Every change as a unified diff, file by file."""

@@ -18,7 +18,6 @@ from pathlib import Path
 from lsprotocol import types
 
 from tritonlint.diagnostics import Diagnostic, Fix, TextEdit
-from tritonlint.fixing.rounds import applicable_fix
 from tritonlint.lsp.positions import Positions
 from tritonlint.rewrite import touch_same_text
 
@@ -34,7 +33,7 @@ def quick_fixes(
 ) -> list[types.CodeAction]:
     """A code action for each fix with edits of one finding."""
     diagnostic, lsp_diagnostic = shown
-    preferred = applicable_fix(diagnostic, unsafe=False)
+    preferred = diagnostic.fix_to_apply(unsafe=False)
     actions = []
     for fix in diagnostic.fixes:
         edit = _workspace_edit(fix.by_file(diagnostic.path), positions, uri_of)
@@ -102,7 +101,7 @@ def fix_all(
     overlaps no edit taken before it; None when there is none."""
     taken: list[TextEdit] = []
     for diagnostic in found:
-        fix = applicable_fix(diagnostic, unsafe=False)
+        fix = diagnostic.fix_to_apply(unsafe=False)
         if fix is None:
             continue
         edits = _own_edits(diagnostic, fix, path)

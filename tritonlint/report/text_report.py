@@ -20,7 +20,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
-from tritonlint.diagnostics import Applicability, Diagnostic, Severity
+from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.report.paths import display_path
 
 if TYPE_CHECKING:
@@ -181,8 +181,8 @@ def _fix_hint(diagnostics: list[Diagnostic], fixes: FixSummary | None) -> Iterat
     """What fixing would do, as ruff says it: ``[*] 2 fixable with the `--fix` option.``,
     with how many more ``--unsafe-fixes`` would apply; after ``--fix``, those alone."""
     if fixes is None:
-        safe = sum(1 for d in diagnostics if _has_fix(d, Applicability.SAFE))
-        hidden = sum(1 for d in diagnostics if _has_fix(d) and not _has_fix(d, Applicability.SAFE))
+        safe = sum(1 for d in diagnostics if d.fix_to_apply(unsafe=False) is not None)
+        hidden = sum(1 for d in diagnostics if d.fix_is_hidden)
     else:
         safe, hidden = 0, fixes.hidden
     if not safe and not hidden:
@@ -194,10 +194,6 @@ def _fix_hint(diagnostics: list[Diagnostic], fixes: FixSummary | None) -> Iterat
         return
     yield (("[*]", "bold cyan"), (f" {safe} fixable with the `--fix` option", ""),
            (f" ({more})." if hidden else ".", ""))  # fmt: skip
-
-
-def _has_fix(diagnostic: Diagnostic, applicability: Applicability | None = None) -> bool:
-    return any(fix.edits and applicability in (None, fix.applicability) for fix in diagnostic.fixes)
 
 
 def summary_text(diagnostics: list[Diagnostic], models: int) -> str:
