@@ -110,11 +110,35 @@ def parse_config(path: Path, data: bytes | str, schema: Schema) -> ConfigDocumen
     else:
         text = data
     syntax = parse(text)
+    return _document(path, text, syntax, bind(syntax.document, schema.new_config()))
+
+
+def reparse_config(previous: ConfigDocument, text: str, schema: Schema) -> ConfigDocument:
+    """:func:`parse_config` of ``text``, made from ``previous``, the same file's document
+    for an earlier text (parsed and bound with ``schema``): where the edit between them
+    leaves most of the tree as it was, only what it touched is read and bound again."""
+    if text == previous.text:
+        return previous
+    from tritonlint.schema.rebind import rebind  # only an editor's texts are parsed again
+    from tritonlint.syntax.incremental import reparse
+
+    syntax, bound = previous.syntax, previous.bound
+    if previous.text is not None and syntax is not None and bound is not None:
+        reparsed = reparse(syntax, previous.text, text)
+        if reparsed is not None:
+            tree = reparsed.result.document
+            again = rebind(bound, syntax.document.fields, reparsed)
+            if again is None:
+                again = bind(tree, schema.new_config())
+            return _document(previous.path, text, reparsed.result, again)
+    return parse_config(previous.path, text, schema)
+
+
+def _document(path: Path, text: str, syntax: ParseResult, bound: BoundConfig) -> ConfigDocument:
     problems = [
         FileProblem(problem.kind, problem.message, problem.span, fixes=problem.fixes)
         for problem in syntax.problems
     ]
-    bound = bind(syntax.document, schema.new_config())
     problems.extend(
         FileProblem(problem.rule, problem.message, problem.span, problem.related, problem.fixes)
         for problem in bound.problems

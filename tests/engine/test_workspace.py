@@ -62,17 +62,19 @@ def root(tmp_path: Path) -> Path:
 
 
 class ParseCounter:
-    """Counts the config files the engine reads (from disk or from an open text)."""
+    """Counts the config files the engine reads (from disk or from an open text, whole or
+    from its earlier document)."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.paths: list[str] = []
-        for name in ("load_config", "parse_config"):
+        for name in ("load_config", "parse_config", "reparse_config"):
             original = getattr(workspace_module, name)
             monkeypatch.setattr(workspace_module, name, self._counting(original))
 
     def _counting(self, original):  # type: ignore[no-untyped-def]
         def counted(path, *args):  # type: ignore[no-untyped-def]
-            self.paths.append(path.parent.name)
+            read = path if isinstance(path, Path) else path.path  # reparse_config: a document
+            self.paths.append(read.parent.name)
             return original(path, *args)
 
         return counted

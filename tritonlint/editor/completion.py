@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from google.protobuf.descriptor import FieldDescriptor
 
-from tritonlint.editor.context import CursorContext, Position, locate
+from tritonlint.editor.context import CursorContext, Position, Source, locate
 from tritonlint.editor.ensemble import tensor_uses
 from tritonlint.editor.tensors import describe
 from tritonlint.repository.autofill import ENSEMBLE, KNOWN_BACKENDS, PLATFORMS
@@ -46,14 +46,14 @@ class Completion(NamedTuple):
 
 
 def completions(
-    text: str,
+    source: Source,
     line: int,
     column: int,
     schema: Schema,
     repository: Repository | None = None,
 ) -> list[Completion]:
-    """What may be typed at ``line``/``column`` of ``text`` (a config of ``repository``)."""
-    document, context = locate(text, line, column, schema)
+    """What may be typed at ``line``/``column`` of ``source`` (a config of ``repository``)."""
+    document, context = locate(source, line, column, schema)
     if context.message is None:
         return []
     if context.position is Position.NAME:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 
 from tritonlint.document import ConfigDocument, parse_config
 from tritonlint.span import Span
@@ -22,6 +22,10 @@ if TYPE_CHECKING:
 
     from tritonlint.schema.releases import Schema
     from tritonlint.syntax.cst import Document
+
+#: What a feature reads: a config's text, or that text parsed and bound (the language
+#: server's engine has it for the checks already; it is not parsed again for each request).
+Source: TypeAlias = str | ConfigDocument
 
 #: A path to a message: field names and, for repeated fields, the index of the element as
 #: written (``("input", 1)``; map entries count the same way).
@@ -81,9 +85,25 @@ def span_at(text: str, offset: int) -> Span:
     return Span.point(line, column, offset)
 
 
-def context_at(text: str, line: int, column: int, schema: Schema) -> CursorContext:
-    """Where the cursor at ``line``/``column`` (1-based, code points) is in ``text``."""
-    return context_in(parse(text).document, text, offset_of(text, line, column), schema)
+def read(source: Source, schema: Schema) -> ConfigDocument:
+    """The document of ``source``: its text parsed and bound, when it is a text."""
+    if isinstance(source, str):
+        return parse_config(Path("config.pbtxt"), source, schema)
+    return source
+
+
+def syntax_tree(source: Source) -> tuple[str, Document]:
+    """The text of ``source`` and its syntax tree."""
+    if isinstance(source, str):
+        return source, parse(source).document
+    assert source.text is not None and source.syntax is not None  # an editor's text
+    return source.text, source.syntax.document
+
+
+def context_at(source: Source, line: int, column: int, schema: Schema) -> CursorContext:
+    """Where the cursor at ``line``/``column`` (1-based, code points) is in ``source``."""
+    text, tree = syntax_tree(source)
+    return context_in(tree, text, offset_of(text, line, column), schema)
 
 
 def context_in(document: Document, text: str, offset: int, schema: Schema) -> CursorContext:
@@ -204,10 +224,9 @@ def _step(path: list[str | int]) -> int | None:
 
 
 def locate(
-    text: str, line: int, column: int, schema: Schema
+    source: Source, line: int, column: int, schema: Schema
 ) -> tuple[ConfigDocument, CursorContext]:
     """The parsed and bound text, and where the cursor is in it."""
-    document = parse_config(Path("config.pbtxt"), text, schema)
-    assert document.syntax is not None  # a text always parses (with recovery)
-    offset = offset_of(text, line, column)
-    return document, context_in(document.syntax.document, text, offset, schema)
+    document = read(source, schema)
+    text, tree = syntax_tree(document)
+    return document, context_in(tree, text, offset_of(text, line, column), schema)

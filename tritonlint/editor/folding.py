@@ -5,8 +5,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
+from tritonlint.editor.context import Source, syntax_tree
 from tritonlint.syntax.cst import Comment, ListValue, Message, Value
-from tritonlint.syntax.parser import parse
 
 
 class FoldKind(Enum):
@@ -24,10 +24,10 @@ class FoldingRange(NamedTuple):
     kind: FoldKind
 
 
-def folding_ranges(text: str) -> list[FoldingRange]:
-    """Every message and list of ``text`` over more than one line, and every run of two or
+def folding_ranges(source: Source) -> list[FoldingRange]:
+    """Every message and list of ``source`` over more than one line, and every run of two or
     more lines holding only a comment, ordered by start line (outer ranges first)."""
-    document = parse(text).document
+    text, document = syntax_tree(source)
     ranges = _comment_runs(text, document.comments)
     stack: list[Value] = [field.value for field in reversed(document.fields)]
     while stack:

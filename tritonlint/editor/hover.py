@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from google.protobuf.descriptor import FieldDescriptor
 
 from tritonlint.editor.completion import field_detail
-from tritonlint.editor.context import CursorContext, MessagePath, Position, locate
+from tritonlint.editor.context import CursorContext, MessagePath, Position, Source, locate
 from tritonlint.editor.descriptions import description
 from tritonlint.editor.ensemble import tensor_uses
 from tritonlint.editor.tensors import data_type_name, full_shape, shape_text
@@ -29,16 +29,18 @@ class Hover(NamedTuple):
 
 
 def hover(
-    text: str, line: int, column: int, schema: Schema, repository: Repository | None = None
+    source: Source, line: int, column: int, schema: Schema, repository: Repository | None = None
 ) -> Hover | None:
     """What to show for the word at ``line``/``column`` (None: nothing known about it)."""
-    document, context = locate(text, line, column, schema)
+    document, context = locate(source, line, column, schema)
     field = context.field_descriptor
     if field is None or context.replace.start == context.replace.end:
         return None
     config: Any = document.config
     parts = (
-        [] if context.position is Position.NAME else _value_notes(text, context, config, repository)
+        []
+        if context.position is Position.NAME
+        else _value_notes(document.text or "", context, config, repository)
     )
     if not parts:
         parts = [_field_text(field)]

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tritonlint.document import parse_config
+from tritonlint.editor.context import Source, read
 from tritonlint.editor.tensors import full_shape, shape_text
 from tritonlint.span import Span
 
@@ -19,11 +18,11 @@ class InlayHint(NamedTuple):
     label: str
 
 
-def inlay_hints(text: str, schema: Schema) -> list[InlayHint]:
+def inlay_hints(source: Source, schema: Schema) -> list[InlayHint]:
     """After the ``dims`` of each input and output, ``→ [-1, …]``: the full shape with the
     batch dimension, when the model batches (``max_batch_size`` > 0). Without batching the
     shape is the dims as written, and there is nothing to add."""
-    document = parse_config(Path("config.pbtxt"), text, schema)
+    document = read(source, schema)
     config: Any = document.config
     if config is None or document.bound is None or config.max_batch_size <= 0:
         return []

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tritonlint.document import parse_config
+from tritonlint.editor.context import Source
 from tritonlint.repository.model import path_problem
 from tritonlint.span import Span
 
@@ -26,11 +27,13 @@ class Link(NamedTuple):
     target: Path
 
 
-def document_links(text: str, schema: Schema, folder: Path) -> list[Link]:
-    """The files ``text`` (the config of the model in ``folder``) names that exist, in
+def document_links(source: Source, schema: Schema, folder: Path) -> list[Link]:
+    """The files ``source`` (the config of the model in ``folder``) names that exist, in
     document order: each output's ``label_filename`` in ``folder``, each warmup input's
     ``input_data_file`` in ``folder/warmup``."""
-    document = parse_config(folder / "config.pbtxt", text, schema)
+    document = (
+        parse_config(folder / "config.pbtxt", source, schema) if isinstance(source, str) else source
+    )
     config: Any = document.config
     if config is None or document.bound is None:
         return []

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tritonlint.editor.context import CursorContext, Position, locate
+from tritonlint.editor.context import CursorContext, Position, Source, locate
 from tritonlint.editor.ensemble import tensor_uses, use_span
 from tritonlint.span import Span
 
@@ -42,23 +42,24 @@ _MAPS = ("input_map", "output_map")
 
 
 def definition(
-    text: str,
+    source: Source,
     line: int,
     column: int,
     schema: Schema,
     path: Path,
     repository: Repository | None = None,
 ) -> list[Place]:
-    """Where the name at ``line``/``column`` of ``text`` (the config at ``path``) is defined.
+    """Where the name at ``line``/``column`` of ``source`` (the config at ``path``) is
+    defined.
 
     A step's ``model_name``: that model's config, at its ``name`` value (the file's start
     when it has none). A map key: the step model's input or output of that name. A map
     value: where that ensemble tensor is produced (an ensemble input, or a step output).
     Empty when the name is none of these, or names nothing known.
     """
-    document, context = locate(text, line, column, schema)
+    document, context = locate(source, line, column, schema)
     config: Any = document.config
-    word = _word(text, context)
+    word = _word(document.text or "", context)
     if config is None or word is None or context.step is None:
         return []
     if _in_step(context) and context.field == "model_name":
@@ -76,7 +77,7 @@ def definition(
 
 
 def references(
-    text: str,
+    source: Source,
     line: int,
     column: int,
     schema: Schema,
@@ -94,9 +95,9 @@ def references(
     model (its ``name``, or a step's ``model_name``): each step in the repository naming it.
     ``include_declaration`` adds the model's or tensor's own name.
     """
-    document, context = locate(text, line, column, schema)
+    document, context = locate(source, line, column, schema)
     config: Any = document.config
-    word = _word(text, context)
+    word = _word(document.text or "", context)
     if config is None or word is None:
         return []
     documents = dict(_documents(path, document, repository))

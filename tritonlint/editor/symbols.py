@@ -4,10 +4,9 @@ and parameters, each with the span it covers and the span of its name."""
 from __future__ import annotations
 
 from enum import Enum
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from tritonlint.document import parse_config
+from tritonlint.editor.context import Source, read
 from tritonlint.editor.tensors import data_type_name, shape_text
 from tritonlint.span import Span
 
@@ -38,12 +37,13 @@ class Symbol(NamedTuple):
     children: tuple[Symbol, ...] = ()
 
 
-def symbols(text: str, schema: Schema) -> list[Symbol]:
-    """The model of ``text`` with its parts as children, in document order (empty for a
+def symbols(source: Source, schema: Schema) -> list[Symbol]:
+    """The model of ``source`` with its parts as children, in document order (empty for a
     text that names nothing)."""
-    document = parse_config(Path("config.pbtxt"), text, schema)
+    document = read(source, schema)
     config: Any = document.config
-    if config is None or document.bound is None:
+    text = document.text
+    if config is None or document.bound is None or text is None:
         return []
     outline = _Outline(text, document.bound.source_map)
     children = [*outline.tensors(config, "input"), *outline.tensors(config, "output")]

@@ -9,9 +9,9 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
+from tritonlint.editor.context import Source, syntax_tree
 from tritonlint.span import Span
 from tritonlint.syntax.cst import Field, ListValue, Message, Scalar, ScalarKind, Value
-from tritonlint.syntax.parser import parse
 
 
 class TokenType(Enum):
@@ -34,9 +34,9 @@ _BOOLEANS = frozenset({"true", "false", "True", "False", "t", "f"})
 _FLOATS = frozenset({"inf", "infinity", "nan"})
 
 
-def semantic_tokens(text: str) -> list[SemanticToken]:
+def semantic_tokens(source: Source) -> list[SemanticToken]:
     """Field names, enum values, booleans, strings, numbers and comments, in document order."""
-    document = parse(text).document
+    _, document = syntax_tree(source)
     found = [SemanticToken(comment.span, TokenType.COMMENT) for comment in document.comments]
     stack: list[Field | Value] = list(reversed(document.fields))
     while stack:

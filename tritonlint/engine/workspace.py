@@ -6,6 +6,10 @@ changed model and re-checks it and the models whose findings depend on it (the e
 that run it, directly or through other ensembles, and the models that share a rate-limiter
 resource with them); every other model's findings are reused.
 
+An edited text is parsed once (:meth:`Workspace.document`), for the checks and the editor
+features alike, and from the document of the text before it: only the fields the edit
+touched are read and bound again (see :func:`tritonlint.document.reparse_config`).
+
 Every public method holds the workspace's lock, so a language server may call them from
 several threads.
 """
@@ -20,7 +24,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tritonlint.diagnostics import Diagnostic
-from tritonlint.document import ConfigDocument, load_config, parse_config
+from tritonlint.document import ConfigDocument, load_config, parse_config, reparse_config
 from tritonlint.engine.alternatives import alternative_findings
 from tritonlint.engine.checks import (
     composing_model_failures,
@@ -93,6 +97,9 @@ class Workspace:
         self._lock = threading.RLock()
         self._overlay: dict[Path, str | bytes] = {}
         self._documents: dict[Path, ConfigDocument] = {}
+        #: The document of an open text before its last edits, until the new text is parsed
+        #: (from it).
+        self._earlier: dict[Path, ConfigDocument] = {}
         self._repository: Repository | None = None
         self._walk_problems: dict[str | None, list[WalkProblem]] = {}
         self._checks: dict[str, ModelCheck] = {}
@@ -117,12 +124,15 @@ class Workspace:
             checked = self._documents.get(path)
             self._overlay[path] = text
             if checked is None or checked.text != text:
+                if checked is not None and isinstance(text, str) and checked.text is not None:
+                    self._earlier[path] = checked
                 self._config_changed(path)
 
     def close(self, path: Path) -> None:
         """Go back to the file on disk for ``path``."""
         path = Path(os.path.abspath(path))
         with self._lock:
+            self._earlier.pop(path, None)
             if self._overlay.pop(path, None) is not None:
                 self._config_changed(path)
 
@@ -134,6 +144,12 @@ class Workspace:
             if isinstance(overlay, str):
                 return overlay
             return self._document(path).text
+
+    def document(self, path: Path) -> ConfigDocument:
+        """The config at ``path`` as the engine checks it (the open document's text, else the
+        file's), parsed and bound; the same document until the text changes."""
+        with self._lock:
+            return self._document(Path(os.path.abspath(path)))
 
     # -- the disk ------------------------------------------------------------------------------
 
@@ -187,8 +203,11 @@ class Workspace:
         document = self._documents.get(path)
         if document is None:
             text = self._overlay.get(path)
+            earlier = self._earlier.pop(path, None)
             if text is None:
                 document = load_config(path, self._schema)
+            elif isinstance(text, str) and earlier is not None:
+                document = reparse_config(earlier, text, self._schema)
             else:
                 document = parse_config(path, text, self._schema)
             self._documents[path] = document

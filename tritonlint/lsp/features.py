@@ -1,10 +1,11 @@
 """The editor features: completion, hover, navigation, rename, outline, folding, tokens,
 inlay hints, links and range formatting, answered by :mod:`tritonlint.editor`.
 
-Each request reads the editor's current text of the document, the engine workspace of its
-repository (the other configs as the workspace has them: open ones as edited, the rest from
-disk) and the schema of the Triton release the workspace targets. A handler that fails logs
-why and answers null (no result); the server goes on.
+Each request reads the editor's current text of the document as the engine workspace of its
+repository has it parsed and bound (the same document its checks read: a request does not
+parse the text again), the other configs as the workspace has them (open ones as edited, the
+rest from disk) and the schema of the Triton release the workspace targets. A handler that
+fails logs why and answers null (no result); the server goes on.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 from lsprotocol import types
 
 from tritonlint.editor.completion import completions
-from tritonlint.editor.context import CursorContext, Position, context_at
+from tritonlint.editor.context import CursorContext, Position, Source, context_at
 from tritonlint.editor.folding import folding_ranges
 from tritonlint.editor.hover import hover
 from tritonlint.editor.inlay import inlay_hints
@@ -49,6 +50,9 @@ class Request(NamedTuple):
     path: Path
     uri: str
     text: str
+    #: The text, parsed and bound by the workspace (or the text alone, where the workspace
+    #: has another: a file it does not know as the editor has it).
+    source: Source
     project: Project
     schema: Schema
     positions: Positions
@@ -78,7 +82,9 @@ def request(ls: TritonLintServer, uri: str) -> Request | None:
         ls.workspace.position_encoding or types.PositionEncodingKind.Utf16
     )
     schema = load_schema(project.workspace.options.triton_version)
-    return Request(path, uri, text, project, schema, Positions(text, encoding))
+    document = project.workspace.document(path)
+    source: Source = document if document.text == text else text
+    return Request(path, uri, text, source, project, schema, Positions(text, encoding))
 
 
 def answering(handler: _Handler[_Params, _Answer]) -> _Handler[_Params, _Answer | None]:
@@ -109,7 +115,7 @@ def completion(ls: TritonLintServer, params: types.CompletionParams) -> list[typ
     snippets = _snippet_support(ls)
     return [
         answers.completion_item(item, found.positions, snippets)
-        for item in completions(found.text, line, column, found.schema, repository)
+        for item in completions(found.source, line, column, found.schema, repository)
     ]
 
 
@@ -119,7 +125,7 @@ def hover_text(ls: TritonLintServer, params: types.HoverParams) -> types.Hover |
     if found is None:
         return None
     line, column = found.at(params.position)
-    shown = hover(found.text, line, column, found.schema, found.project.workspace.repository)
+    shown = hover(found.source, line, column, found.schema, found.project.workspace.repository)
     return answers.hover(shown, found.positions) if shown is not None else None
 
 
@@ -130,7 +136,7 @@ def go_to_definition(ls: TritonLintServer, params: types.DefinitionParams) -> li
         return []
     line, column = found.at(params.position)
     places = definition(
-        found.text, line, column, found.schema, found.path, found.project.workspace.repository
+        found.source, line, column, found.schema, found.path, found.project.workspace.repository
     )
     return _locations(found, places, ls)
 
@@ -142,7 +148,7 @@ def find_references(ls: TritonLintServer, params: types.ReferenceParams) -> list
         return []
     line, column = found.at(params.position)
     places = references(
-        found.text,
+        found.source,
         line,
         column,
         found.schema,
@@ -162,7 +168,7 @@ def prepare_rename(
     if found is None:
         return None
     line, column = found.at(params.position)
-    context = context_at(found.text, line, column, found.schema)
+    context = context_at(found.source, line, column, found.schema)
     if not _renameable(context) or not _rename_places(found, line, column):
         return None
     word = found.text[context.replace.start : context.replace.end]
@@ -180,7 +186,7 @@ def rename(ls: TritonLintServer, params: types.RenameParams) -> types.WorkspaceE
     if found is None or new_text is None:
         return None
     line, column = found.at(params.position)
-    if not _renameable(context_at(found.text, line, column, found.schema)):
+    if not _renameable(context_at(found.source, line, column, found.schema)):
         return None
     changes: dict[str, list[types.TextEdit]] = {}
     for place in _rename_places(found, line, column):
@@ -198,7 +204,7 @@ def links(ls: TritonLintServer, params: types.DocumentLinkParams) -> list[types.
         return []
     return [
         types.DocumentLink(range=found.positions.range(link.span), target=link.target.as_uri())
-        for link in document_links(found.text, found.schema, found.path.parent)
+        for link in document_links(found.source, found.schema, found.path.parent)
     ]
 
 
@@ -209,7 +215,7 @@ def outline(ls: TritonLintServer, params: types.DocumentSymbolParams) -> list[ty
         return []
     return [
         answers.document_symbol(symbol, found.positions)
-        for symbol in symbols(found.text, found.schema)
+        for symbol in symbols(found.source, found.schema)
     ]
 
 
@@ -218,7 +224,7 @@ def folding(ls: TritonLintServer, params: types.FoldingRangeParams) -> list[type
     found = request(ls, params.text_document.uri)
     if found is None:
         return []
-    return [answers.folding_range(fold) for fold in folding_ranges(found.text)]
+    return [answers.folding_range(fold) for fold in folding_ranges(found.source)]
 
 
 @answering
@@ -226,7 +232,7 @@ def tokens(ls: TritonLintServer, params: types.SemanticTokensParams) -> types.Se
     found = request(ls, params.text_document.uri)
     if found is None:
         return None
-    return answers.semantic_tokens(semantic_tokens(found.text), found.positions)
+    return answers.semantic_tokens(semantic_tokens(found.source), found.positions)
 
 
 @answering
@@ -236,7 +242,7 @@ def hints(ls: TritonLintServer, params: types.InlayHintParams) -> list[types.Inl
         return []
     return [
         answers.inlay_hint(hint, found.positions)
-        for hint in inlay_hints(found.text, found.schema)
+        for hint in inlay_hints(found.source, found.schema)
         if _within(found.positions.position(hint.position.line, hint.position.column), params.range)
     ]
 
@@ -303,7 +309,7 @@ def _renameable(context: CursorContext) -> bool:
 def _rename_places(found: Request, line: int, column: int) -> list[Place]:
     """Every place the name at the cursor is written, this one included."""
     repository = found.project.workspace.repository
-    places = references(found.text, line, column, found.schema, found.path, repository)
+    places = references(found.source, line, column, found.schema, found.path, repository)
     return list(dict.fromkeys(places))
 
 

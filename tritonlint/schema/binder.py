@@ -49,9 +49,18 @@ class BoundConfig:
 
 def bind(document: Document, config: ProtoMessage) -> BoundConfig:
     """Fill ``config`` (an empty ModelConfig) from ``document``."""
+    return bind_message(config, document.fields, ())
+
+
+def bind_message(target: ProtoMessage, fields: list[Field], path: Path) -> BoundConfig:
+    """Fill ``target``, the (empty) message at ``path`` of a config, from ``fields``.
+
+    What binding a message finds (its problems, its doubts, its source map entries) depends
+    on its fields alone, so a message may be bound again on its own.
+    """
     binder = _Binder()
-    binder.message(config, document.fields, ())
-    return BoundConfig(config, binder.source_map, binder.problems, Doubts(frozenset(binder.doubts)))
+    binder.message(target, fields, path)
+    return BoundConfig(target, binder.source_map, binder.problems, Doubts(frozenset(binder.doubts)))
 
 
 def suggestion(name: str, candidates: list[str]) -> str | None:

@@ -30,6 +30,10 @@ class SourceMap:
     def add_once(self, path: Path, location: Location) -> None:
         self._locations.setdefault(path, location)
 
+    def update(self, other: SourceMap) -> None:
+        """Add the entries of ``other``, replacing those at the same paths."""
+        self._locations.update(other._locations)
+
     def items(self) -> ItemsView[Path, Location]:
         """Every recorded field path with its location."""
         return self._locations.items()

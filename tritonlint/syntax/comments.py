@@ -19,15 +19,41 @@ _Work = tuple[list[Field], list[Comment], list[Comment]]
 def attach_comments(document: Document) -> None:
     document.trailing_comments = []
     stack: list[_Work] = [(document.fields, document.comments, document.trailing_comments)]
+    _attach(stack)
+
+
+def attach_to_run(
+    fields: list[Field], comments: list[Comment], previous: Field | None
+) -> list[Comment]:
+    """Attach ``comments`` to ``fields``, some of the fields of a message, as
+    :func:`attach_comments` does with all of them.
+
+    ``comments`` (sorted) are those from the end of ``previous`` (the field before
+    ``fields``; None: they are first in their message) up to the next field or the end of
+    the message. A comment on the line where ``previous`` ends becomes its trailing comment
+    (it must not have one yet). Returns the comments after the last of ``fields`` that are
+    not its trailing comment: they lead the next field, or end the message.
+    """
+    stack: list[_Work] = []
+    rest = _distribute(fields, comments, stack, previous)
+    _attach(stack)
+    return rest
+
+
+def _attach(stack: list[_Work]) -> None:
     while stack:
         fields, comments, leftover = stack.pop()
         leftover.extend(_distribute(fields, comments, stack))
 
 
-def _distribute(fields: list[Field], comments: list[Comment], stack: list[_Work]) -> list[Comment]:
+def _distribute(
+    fields: list[Field],
+    comments: list[Comment],
+    stack: list[_Work],
+    previous: Field | None = None,
+) -> list[Comment]:
     """Give ``comments`` (sorted, all inside one message) to ``fields``; return the rest."""
     index = 0
-    previous: Field | None = None
     for field in fields:
         start, end = field.span.start, field.span.end
         while index < len(comments) and comments[index].span.start < start:

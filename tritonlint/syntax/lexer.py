@@ -23,17 +23,22 @@ _SPACE = re.compile(r"\s*")
 _A_SPACE = re.compile(r"\s")
 
 
-def tokenize(text: str, comments: list[Comment]) -> Iterator[Token]:
+def tokenize(
+    text: str, comments: list[Comment], offset: int = 0, line: int = 1, line_start: int = 0
+) -> Iterator[Token]:
     """The tokens of ``text``, ending with an empty :data:`END` token at its end.
 
     Comments are not tokens: they are appended to ``comments`` as they are passed.
     No token of the grammar spans lines (strings and comments end at a newline), so lines
     are counted only in the whitespace skipped before each token.
+
+    ``offset``: where to begin, a place where a token of the whole text ends (or 0), on
+    line ``line``, which begins at offset ``line_start``.
     """
     match = token_pattern().match
     count = text.count
     make_span = tuple.__new__
-    position, line, line_start, size = 0, 1, 0, len(text)
+    position, size = offset, len(text)
     while position < size:
         found = match(text, position)
         if found is not None:

@@ -10,13 +10,14 @@ tables, the token expression) never changes, so parses may run in several thread
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 from tritonlint.span import Span
 from tritonlint.syntax.builder import Reducer, TreeBuilder, reducers
 from tritonlint.syntax.comments import attach_comments
-from tritonlint.syntax.cst import Comment, Document
+from tritonlint.syntax.cst import Comment, Document, Field, Token
 from tritonlint.syntax.foreign import foreign_problem
 from tritonlint.syntax.lalr import LalrParser
 from tritonlint.syntax.lexer import tokenize
@@ -24,7 +25,7 @@ from tritonlint.syntax.problems import SyntaxProblem
 from tritonlint.syntax.recovery import Recovery
 from tritonlint.syntax.tables import load_tables
 
-__all__ = ["MAX_SYNTAX_ERRORS", "ParseResult", "SyntaxProblem", "parse"]
+__all__ = ["MAX_SYNTAX_ERRORS", "ParseResult", "SyntaxProblem", "parse", "parse_fields"]
 
 #: A file with more syntax errors than this is not worth reading further.
 MAX_SYNTAX_ERRORS = 50
@@ -34,6 +35,9 @@ MAX_SYNTAX_ERRORS = 50
 class ParseResult:
     document: Document
     problems: list[SyntaxProblem]
+    #: Whether the tree is a guess: the parser had to recover from a syntax error, or the
+    #: text was recognised as another language and its tree dropped.
+    recovered: bool = False
 
 
 def parse(text: str) -> ParseResult:
@@ -49,6 +53,7 @@ def parse(text: str) -> ParseResult:
     parser = LalrParser(load_tables(), _reducers(), builder)
     refused = parser.run(tokens)
     problems: list[SyntaxProblem] = []
+    recovered = refused is not None
     if refused is not None:
         recovery = Recovery(parser, tokens, MAX_SYNTAX_ERRORS)
         recovery.resume(refused)
@@ -59,9 +64,22 @@ def parse(text: str) -> ParseResult:
     if foreign is not None:
         problems = [foreign]
         document = Document([], [], document.span)
+        recovered = True
     document.comments = comments
     attach_comments(document)
-    return ParseResult(document, problems)
+    return ParseResult(document, problems, recovered)
+
+
+def parse_fields(tokens: Iterator[Token]) -> tuple[list[Field], list[SyntaxProblem]] | None:
+    """The fields that ``tokens`` (ending with :data:`~tritonlint.syntax.tables.END`) are,
+    with the problems found in their tokens; None when they are not a sequence of fields
+    without syntax errors. Comments are not attached.
+    """
+    builder = TreeBuilder()
+    parser = LalrParser(load_tables(), _reducers(), builder)
+    if parser.run(tokens) is not None or parser.result is None:
+        return None
+    return parser.result.fields, builder.problems
 
 
 @lru_cache(maxsize=1)
