@@ -9,7 +9,7 @@ from __future__ import annotations
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from google.protobuf.message import Message
 
@@ -17,9 +17,13 @@ from tritonlint.diagnostics import Fix
 from tritonlint.schema.binder import BoundConfig, bind
 from tritonlint.schema.doubts import Doubts
 from tritonlint.schema.releases import Schema, load_schema
+from tritonlint.schema.source_map import Path as SourcePath
 from tritonlint.span import Span
 from tritonlint.stage_rules import StageRule
 from tritonlint.syntax.parser import ParseResult, parse
+
+if TYPE_CHECKING:
+    from tritonlint.syntax.incremental import Level
 
 #: Larger files are not parsed: no real config comes near this size.
 MAX_CONFIG_BYTES = 8 * 1024 * 1024
@@ -116,22 +120,38 @@ def parse_config(path: Path, data: bytes | str, schema: Schema) -> ConfigDocumen
 def reparse_config(previous: ConfigDocument, text: str, schema: Schema) -> ConfigDocument:
     """:func:`parse_config` of ``text``, made from ``previous``, the same file's document
     for an earlier text (parsed and bound with ``schema``): where the edit between them
-    leaves most of the tree as it was, only what it touched is read and bound again."""
+    is inside a message bound on its own, only what it touched is read again, and only that
+    message bound again (see :mod:`tritonlint.syntax.incremental`)."""
     if text == previous.text:
         return previous
-    from tritonlint.schema.rebind import rebind  # only an editor's texts are parsed again
+    from tritonlint.schema.rebind import bound_place, rebind  # only an editor's texts
     from tritonlint.syntax.incremental import reparse
 
     syntax, bound = previous.syntax, previous.bound
-    if previous.text is not None and syntax is not None and bound is not None:
-        reparsed = reparse(syntax, previous.text, text)
-        if reparsed is not None:
-            tree = reparsed.result.document
-            again = rebind(bound, syntax.document.fields, reparsed)
-            if again is None:
-                again = bind(tree, schema.new_config())
-            return _document(previous.path, text, reparsed.result, again)
-    return parse_config(previous.path, text, schema)
+    if previous.text is None or syntax is None or bound is None:
+        return parse_config(previous.path, text, schema)
+    paths: list[SourcePath] = []
+
+    def choose(levels: tuple[Level, ...]) -> int | None:
+        """The deepest message holding the edit that was bound on its own."""
+        found = bound_place(bound, syntax.document.fields, levels)
+        if found is None:
+            return None
+        paths.append(found[1])
+        return found[0]
+
+    reparsed = reparse(syntax, previous.text, text, choose)
+    if reparsed is None:
+        return parse_config(previous.path, text, schema)
+    focus = reparsed.focus
+    if focus is None:
+        again = bind(reparsed.result.document, schema.new_config())
+    elif focus.kept:
+        assert bound.focus is not None  # a focus is bound again with it
+        again = rebind(*bound.focus, focus)
+    else:
+        again = rebind(bound.flat(), paths[-1], focus)
+    return _document(previous.path, text, reparsed.result, again)
 
 
 def _document(path: Path, text: str, syntax: ParseResult, bound: BoundConfig) -> ConfigDocument:

@@ -157,7 +157,7 @@ def read_suppressions(
         return found
     text = document.text
     following: list[int | None] | None = None
-    for comment in syntax.document.comments:
+    for comment in syntax.comments:
         match = _DIRECTIVE.search(comment.text)
         if match is None:
             meant = near_miss(comment)

@@ -3,8 +3,9 @@
 Every open document's text is checked in place of its file, in the engine workspace of its
 repository. A check re-checks the edited model and those depending on it
 (``CheckResult.rechecked``); the diagnostics of each of their files are published again, and
-files whose findings went away are cleared. Edits are checked 150 ms after typing stops; a
-check whose texts were edited again while it ran publishes nothing (the newer check will), so
+files whose findings went away are cleared. An edit is checked at once; edits made while a
+check runs are checked together by one more check when it ends (:mod:`.scheduling`). A check
+whose texts were edited again while it ran publishes nothing (the newer check will), so
 diagnostics of an older version never replace those of a newer one.
 """
 
@@ -12,13 +13,16 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import os
+import logging
+import sys
+import threading
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from lsprotocol import types
+from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 
 from tritonlint import __version__
@@ -29,21 +33,10 @@ from tritonlint.lsp.convert import shown_in, to_lsp
 from tritonlint.lsp.positions import Positions
 from tritonlint.lsp.projects import EditorSettings, Project, Projects
 from tritonlint.lsp.protocol import Protocol
+from tritonlint.lsp.scheduling import Checks, debounce
+from tritonlint.lsp.stdio import PipeReader, is_pipe
 from tritonlint.lsp.uris import path_of
 from tritonlint.repository.model import ModelFolder
-
-#: How long after the last keystroke a document is checked, in seconds (150 ms unless
-#: ``TRITONLINT_LSP_DEBOUNCE_MS`` says otherwise).
-DEBOUNCE = 0.15
-
-
-def debounce() -> float:
-    """The delay between the last edit and its check, in seconds."""
-    value = os.environ.get("TRITONLINT_LSP_DEBOUNCE_MS", "")
-    try:
-        return max(0.0, float(value) / 1000) if value else DEBOUNCE
-    except ValueError:
-        return DEBOUNCE
 
 
 class TritonLintServer(LanguageServer):
@@ -57,13 +50,47 @@ class TritonLintServer(LanguageServer):
         self.shown: dict[Path, list[actions.Shown]] = {}
         #: The URI the client uses for each open file.
         self.uris: dict[Path, str] = {}
-        self._waiting: dict[int, asyncio.Task[None]] = {}
+        #: Per workspace (by id), the workspace and the checks of it.
+        self._checks: dict[int, tuple[Project, Checks]] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         #: Per workspace, models checked again whose findings are not published yet.
         self._unpublished: dict[int, set[str]] = {}
+        #: Per workspace, files to publish with the next check even if their model was not
+        #: checked again (open documents, edited or closed).
+        self._also: dict[int, set[Path]] = {}
         self.debounce = debounce()
+        #: Standard input, when the event loop reads it (see :meth:`start_io`).
+        self.reader: PipeReader | None = None
         #: The client pulls diagnostics (``textDocument/diagnostic``) instead of being sent them.
         self.pull = False
+
+    # -- the connection ---------------------------------------------------------------------------
+
+    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """Serve over standard input and output; a pipe is read by the event loop itself
+        (see :mod:`tritonlint.lsp.stdio`), anything else as pygls reads it."""
+        source = stdin or sys.stdin.buffer
+        if not is_pipe(source):
+            super().start_io(stdin, stdout)
+            return
+        self._stop_event = threading.Event()  # what pygls' shutdown sets to end the loop
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        try:
+            asyncio.run(self._serve(source, self._stop_event))
+        except BrokenPipeError:
+            logging.getLogger(__name__).error("the client is gone: shutting down")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()  # type: ignore[no-untyped-call]  # pygls, untyped
+
+    async def _serve(self, source: BinaryIO, stop: threading.Event) -> None:
+        self.reader = await PipeReader.open(source)
+        await run_async(stop, self.reader, self.protocol, error_handler=self.report_server_error)
+
+    def input_waiting(self) -> bool:
+        """Whether messages from the client are waiting to be handled."""
+        return self.reader is not None and self.reader.waiting()
 
     # -- telling the user ------------------------------------------------------------------------
 
@@ -108,21 +135,24 @@ class TritonLintServer(LanguageServer):
     # -- checking and publishing -------------------------------------------------------------
 
     def schedule(self, project: Project, delay: float = 0.0, also: Path | None = None) -> None:
-        """Check ``project`` after ``delay`` (a newer request replaces one still waiting) and
-        publish; ``also``: a file to publish even if its model was not checked again."""
+        """Check ``project`` and publish: at once (or after ``delay`` without another
+        request), or after the check of it that is running (see :class:`Checks`); ``also``:
+        a file to publish even if its model was not checked again."""
         key = id(project)
-        waiting = self._waiting.pop(key, None)
-        if waiting is not None:
-            waiting.cancel()
-        self._waiting[key] = asyncio.ensure_future(self._check_later(project, delay, also))
+        if also is not None:
+            self._also.setdefault(key, set()).add(also)
+        found = self._checks.get(key)
+        if found is None or found[0] is not project:
+            current = {id(p) for p in self.projects.by_key.values()}
+            for gone in [k for k in self._checks if k not in current]:
+                del self._checks[gone]  # a workspace replaced by new settings, or removed
+            checks = Checks(lambda: self._check(project), self.input_waiting)
+            found = self._checks[key] = (project, checks)
+        found[1].request(delay)
 
-    async def _check_later(self, project: Project, delay: float, also: Path | None) -> None:
-        try:
-            await asyncio.sleep(delay)
-        except asyncio.CancelledError:
-            return
+    async def _check(self, project: Project) -> None:
+        """Check ``project`` and publish what changed, unless its texts were edited meanwhile."""
         key = id(project)
-        self._waiting.pop(key, None)
         try:
             async with self._locks.setdefault(key, asyncio.Lock()):
                 generation = project.generation
@@ -130,10 +160,12 @@ class TritonLintServer(LanguageServer):
                 pending = self._unpublished.setdefault(key, set())
                 pending.update(result.rechecked)
                 if project.generation != generation:
-                    return  # edited meanwhile: the check scheduled by the edit publishes
+                    return  # edited meanwhile: the check after this one publishes
                 names = set(pending)
                 pending.clear()
-                shown_on_also = self._models_showing(project, also) if also else set()
+                shown_on_also: set[str] = set()
+                for also in self._also.pop(key, ()):
+                    shown_on_also |= self._models_showing(project, also)
                 if self.pull:
                     # The client pulls the edited file itself; other files changed: ask it to.
                     if names - shown_on_also and _refresh_supported(self):
@@ -144,7 +176,14 @@ class TritonLintServer(LanguageServer):
             self.report_server_error(error, None)
 
     def _models_showing(self, project: Project, path: Path) -> set[str]:
+        """The models whose findings may be shown on ``path``."""
         repository = project.workspace.repository
+        root = project.workspace.root
+        if root is not None:  # a model's folder is the repository's folder of its name
+            if not path.is_relative_to(root) or path == root:
+                return set()
+            model = repository.by_name.get(path.relative_to(root).parts[0])
+            return {model.name} if model is not None and path.is_relative_to(model.path) else set()
         return {
             name
             for name, model in repository.by_name.items()

@@ -45,6 +45,15 @@ class BoundConfig:
     problems: list[SchemaProblem] = field(default_factory=list)
     #: The fields the binder left out a value of, for the rules to doubt.
     doubts: Doubts = field(default_factory=Doubts)
+    #: For a binding made from another by binding one message again: that binding, and the
+    #: path of the message (see ``tritonlint.schema.rebind``).
+    focus: tuple[BoundConfig, Path] | None = None
+
+    def flat(self) -> BoundConfig:
+        """The same binding, made from no other (its source map's entries all recorded)."""
+        if self.focus is None:
+            return self
+        return BoundConfig(self.message, self.source_map.flat(), self.problems, self.doubts)
 
 
 def bind(document: Document, config: ProtoMessage) -> BoundConfig:

@@ -26,11 +26,21 @@ one does not hold, :func:`reparse` answers None and the caller parses the whole 
 * the problems found in tokens (unfilled placeholders, unterminated strings) are those of
   the stretch and the moved ones from outside it; a text with any of them is not taken for
   another language (the check a full parse makes, :mod:`tritonlint.syntax.foreign`).
+
+Moving what follows the stretch costs time in proportion to it; the messages around the
+stretch are few, but what follows them can be most of the file. So the caller may name a
+*focus*, one of the messages the walk went down through: the tree is then built only up to
+that message, and the rest of it when it is first read (``ParseResult.document``); the next
+edit inside the same message is re-read from it again, without the rest being built. A check
+reads the tree's comments and problems, and binds the focus again (see
+:mod:`tritonlint.schema.rebind`): typing in one message of a large config costs in proportion
+to that message.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -61,16 +71,44 @@ class Level(NamedTuple):
     message: Message
 
 
+#: Chooses the focus among the messages the walk went down through: the index of one in the
+#: levels given, or None to build the whole tree.
+Chooser = Callable[[tuple[Level, ...]], int | None]
+
+
+class Focus(NamedTuple):
+    """The one message of a tree built later that is built now."""
+
+    #: The messages from the top of ``base`` down to the focus (the last one's message).
+    levels: tuple[Level, ...]
+    #: The focus in the new tree.
+    message: Message
+    #: How the nodes of ``base`` outside the focus moved.
+    shift: Shift
+    #: Whether the old tree had the same focus (the edit was inside it).
+    kept: bool
+
+
+class _Pending(NamedTuple):
+    """A tree built when first read: ``base`` with the focus replaced, the rest moved."""
+
+    base: Document
+    focus: Focus
+
+    def build(self, comments: list[Comment]) -> Document:
+        focus = self.focus
+        fields, leftover = _rise(
+            focus.levels, self.base.fields, self.base.trailing_comments, focus.message, focus.shift
+        )
+        return _document(fields, comments, leftover)
+
+
 class Reparsed(NamedTuple):
     """The new tree, and how it was made from the old one."""
 
     result: ParseResult
-    shift: Shift
-    #: The messages the walk went down through, of the old tree, outermost first; the last
-    #: one holds the stretch (none: the fields of the file did).
-    levels: tuple[Level, ...]
-    #: The new tree's message at each of ``levels``.
-    messages: tuple[Message, ...]
+    #: The focus (None: the tree is built whole).
+    focus: Focus | None
 
 
 def changed_stretch(old: str, new: str) -> tuple[int, int, int] | None:
@@ -84,75 +122,86 @@ def changed_stretch(old: str, new: str) -> tuple[int, int, int] | None:
     return start, len(old) - tail, len(new) - tail
 
 
-def reparse(old: ParseResult, old_text: str, text: str) -> Reparsed | None:
+def reparse(
+    old: ParseResult, old_text: str, text: str, choose: Chooser | None = None
+) -> Reparsed | None:
     """The parse of ``text``, made from ``old``, the parse of ``old_text``; None when it
-    cannot be made so with certainty (see the module's text) or the texts are the same."""
+    cannot be made so with certainty (see the module's text) or the texts are the same.
+
+    ``choose`` names the focus among the messages holding the edit (by default there is
+    none). An edit inside the focus of ``old`` keeps it as the focus.
+    """
     if old.recovered:
         return None
     stretch = changed_stretch(old_text, text)
     if stretch is None:
         return None
-    edit_start, edit_end, _ = stretch
-    levels: list[Level] = []
-    fields = old.document.fields
-    low, high = 0, len(old_text)
-    line, column = 1, 1  # where ``low`` is
-    while True:
-        first = bisect_left(fields, edit_start, key=_field_end)
-        last = bisect_right(fields, edit_end, key=_field_start) - 1
-        inner = _inner_message(fields, first, last, edit_start, edit_end)
-        if inner is None:
-            break
-        item, message = inner
-        levels.append(Level(fields[first], first, item, message))
-        fields = message.fields
-        low, high = message.open.span.end, message.close.span.start
-        line, column = message.open.span.end_line, message.open.span.end_column
-    before = fields[first - 1] if first > 0 else None
-    after = fields[last + 1] if last + 1 < len(fields) else None
-    if before is not None:
-        low, line, column = before.span.end, before.span.end_line, before.span.end_column
-    if after is not None:
-        high = after.span.start
-    delta = len(text) - len(old_text)
-    found = _read_stretch(text, low, high + delta, line, low - column + 1, _kind_at(after, levels))
+    edit = stretch[:2]
+    pending = old.pending
+    if isinstance(pending, _Pending) and _holds(pending.focus.message, *edit):
+        focus = pending.focus.message
+        again = _reread(focus.fields, _inside(focus), focus.close.kind, edit, old_text, text)
+        if again is None:
+            return None
+        fields, leftover = _rise(
+            again.levels, focus.fields, None, again.fields, again.shift, again.leftover
+        )
+        message = _message(focus, fields, leftover, again.shift)
+        base = pending.focus.levels[-1].message
+        kept = Focus(pending.focus.levels, message, _total(base, message), kept=True)
+        return _reparsed(old, again, text, _Pending(pending.base, kept))
+    tree = old.document
+    found = _reread(tree.fields, (0, len(old_text), 1, 1), END, edit, old_text, text)
     if found is None:
         return None
-    run, comments, problems = found
-    shift = Shift(
-        low,
-        high,
-        delta,
-        text.count("\n", low, high + delta) - old_text.count("\n", low, high),
-        line + old_text.count("\n", low, high),
-        _column(text, high + delta) - _column(old_text, high),
-    )
-    fields, leftover = _splice(fields, first, last, run, comments, shift)
-    messages: list[Message] = []
-    for depth in range(len(levels) - 1, -1, -1):
-        level = levels[depth]
-        message = level.message
-        if leftover is None:
-            leftover = shift.comments(message.inner_comments)
-        close = shift.moved.token(message.close)
-        rebuilt = Message(message.open, fields, close, shift.span(message.span), leftover)
-        messages.append(rebuilt)
-        siblings = levels[depth - 1].message.fields if depth else old.document.fields
-        fields = [
-            *siblings[: level.at],
-            _rebuilt_field(level, rebuilt, shift),
-            *map(shift.moved.field, siblings[level.at + 1 :]),
-        ]
-        leftover = None
-    messages.reverse()
-    if leftover is None:
-        leftover = shift.comments(old.document.trailing_comments)
-    found_problems = _problems(old.problems, problems, shift)
-    if found_problems and foreign_problem(text) is not None:
+    depth = choose(found.levels) if choose is not None and found.levels else None
+    if depth is None:
+        fields, leftover = _rise(
+            found.levels,
+            tree.fields,
+            tree.trailing_comments,
+            found.fields,
+            found.shift,
+            found.leftover,
+        )
+        return _reparsed(old, found, text, _document(fields, [], leftover))
+    levels = found.levels[: depth + 1]
+    inner = found.levels[depth + 1 :]
+    top = levels[-1].message
+    fields, leftover = _rise(inner, top.fields, None, found.fields, found.shift, found.leftover)
+    message = _message(top, fields, leftover, found.shift)
+    chosen = Focus(levels, message, _total(top, message), kept=False)
+    return _reparsed(old, found, text, _Pending(tree, chosen))
+
+
+class _Reread(NamedTuple):
+    """The stretch read again, inside some fields (of a message or of the file)."""
+
+    #: The messages down to the one holding the stretch (below those fields).
+    levels: tuple[Level, ...]
+    #: The new fields of the message holding the stretch (or the new fields given).
+    fields: list[Field]
+    #: The comments ending that message, when the stretch reaches its end (else None).
+    leftover: list[Comment] | None
+    shift: Shift
+    #: The comments and the token problems of the stretch.
+    comments: list[Comment]
+    problems: list[SyntaxProblem]
+
+
+def _reparsed(
+    old: ParseResult, found: _Reread, text: str, tree: Document | _Pending
+) -> Reparsed | None:
+    """The new parse result: ``tree`` (or what builds it), the comments and problems of the
+    old one with those of the stretch replaced."""
+    problems = _problems(old.problems, found.problems, found.shift)
+    if problems and foreign_problem(text) is not None:
         return None
-    span = fields[0].span.cover(fields[-1].span) if fields else Span(1, 1, 1, 1, 0, 0)
-    tree = Document(fields, _all_comments(old.document.comments, comments, shift), span, leftover)
-    return Reparsed(ParseResult(tree, found_problems), shift, tuple(levels), tuple(messages))
+    comments = _all_comments(old.comments, found.comments, found.shift)
+    if isinstance(tree, Document):
+        tree.comments = comments
+        return Reparsed(ParseResult(tree, problems), None)
+    return Reparsed(ParseResult(None, problems, comments=comments, pending=tree), tree.focus)
 
 
 # -- finding the edit ------------------------------------------------------------------------
@@ -181,10 +230,8 @@ def _common_suffix(old: str, new: str, limit: int) -> int:
     tail = 0
     while tail < limit:
         step = min(_CHUNK, limit - tail)
-        if (
-            old[old_size - tail - step : old_size - tail]
-            != new[new_size - tail - step : new_size - tail]
-        ):
+        old_part = old[old_size - tail - step : old_size - tail]
+        if old_part != new[new_size - tail - step : new_size - tail]:
             break
         tail += step
     else:
@@ -199,6 +246,17 @@ def _common_suffix(old: str, new: str, limit: int) -> int:
     return low
 
 
+def _holds(message: Message, start: int, end: int) -> bool:
+    """Whether the edit of the old text from ``start`` to ``end`` is inside ``message``."""
+    return message.open.span.end <= start and end <= message.close.span.start
+
+
+def _inside(message: Message) -> tuple[int, int, int, int]:
+    """Where the inside of ``message`` begins and ends, and the line and column it begins."""
+    opening = message.open.span
+    return opening.end, message.close.span.start, opening.end_line, opening.end_column
+
+
 def _field_start(field: Field) -> int:
     return field.span.start
 
@@ -207,8 +265,8 @@ def _field_end(field: Field) -> int:
     return field.span.end
 
 
-def _item_start(item: object) -> int:
-    return item.span.start  # type: ignore[attr-defined, no-any-return]
+def _item_start(item: Scalar | Message) -> int:
+    return item.span.start
 
 
 def _inner_message(
@@ -229,18 +287,9 @@ def _inner_message(
         found = value
     else:
         return None
-    if not isinstance(found, Message):
-        return None
-    if found.open.span.end <= start and end <= found.close.span.start:
+    if isinstance(found, Message) and _holds(found, start, end):
         return item, found
     return None
-
-
-def _kind_at(after: Field | None, levels: list[Level]) -> str:
-    """The kind of the token that follows the stretch."""
-    if after is not None:
-        return "LBRACKET" if after.name.is_extension else "IDENT"
-    return levels[-1].message.close.kind if levels else END
 
 
 def _column(text: str, offset: int) -> int:
@@ -248,6 +297,58 @@ def _column(text: str, offset: int) -> int:
 
 
 # -- reading the stretch ---------------------------------------------------------------------
+
+
+def _reread(
+    fields: list[Field],
+    inside: tuple[int, int, int, int],
+    closing: str,
+    edit: tuple[int, int],
+    old_text: str,
+    text: str,
+) -> _Reread | None:
+    """Find the stretch of an edit within ``fields`` (the fields of a message whose inside
+    is ``inside``, or of the file) and read it again.
+
+    ``closing``: the kind of the token after ``fields`` (the message's closing delimiter,
+    or the end of the file).
+    """
+    edit_start, edit_end = edit
+    low, high, line, column = inside
+    levels: list[Level] = []
+    while True:
+        first = bisect_left(fields, edit_start, key=_field_end)
+        last = bisect_right(fields, edit_end, key=_field_start) - 1
+        inner = _inner_message(fields, first, last, edit_start, edit_end)
+        if inner is None:
+            break
+        item, message = inner
+        levels.append(Level(fields[first], first, item, message))
+        fields = message.fields
+        low, high, line, column = _inside(message)
+        closing = message.close.kind
+    before = fields[first - 1] if first > 0 else None
+    after = fields[last + 1] if last + 1 < len(fields) else None
+    if before is not None:
+        low, line, column = before.span.end, before.span.end_line, before.span.end_column
+    if after is not None:
+        high = after.span.start
+        closing = "LBRACKET" if after.name.is_extension else "IDENT"
+    delta = len(text) - len(old_text)
+    found = _read_stretch(text, low, high + delta, line, low - column + 1, closing)
+    if found is None:
+        return None
+    run, comments, problems = found
+    shift = Shift(
+        low,
+        high,
+        delta,
+        text.count("\n", low, high + delta) - old_text.count("\n", low, high),
+        line + old_text.count("\n", low, high),
+        _column(text, high + delta) - _column(old_text, high),
+    )
+    spliced, leftover = _splice(fields, first, last, run, comments, shift)
+    return _Reread(tuple(levels), spliced, leftover, shift, comments, problems)
 
 
 def _read_stretch(
@@ -303,6 +404,56 @@ def _splice(
     return spliced, None
 
 
+def _rise(
+    levels: tuple[Level, ...],
+    top: list[Field],
+    top_leftover: list[Comment] | None,
+    fields: list[Field] | Message,
+    shift: Shift,
+    leftover: list[Comment] | None = None,
+) -> tuple[list[Field], list[Comment] | None]:
+    """The new ``top`` fields (those holding ``levels``, outermost first) and the comments
+    after them (``top_leftover`` moved; None where they are not needed).
+
+    ``fields``: the new fields of the innermost message of ``levels`` (with ``leftover``,
+    the comments ending it, if it has new ones), or that message made anew; with no levels,
+    the new ``top`` fields.
+    """
+    if not levels:
+        assert isinstance(fields, list)
+        if leftover is None and top_leftover is not None:
+            leftover = shift.comments(top_leftover)
+        return fields, leftover
+    message = fields if isinstance(fields, Message) else None
+    if message is None:
+        assert isinstance(fields, list)
+        message = _message(levels[-1].message, fields, leftover, shift)
+    for depth in range(len(levels) - 1, 0, -1):
+        holder = levels[depth - 1].message
+        message = _message(holder, _with(levels[depth], holder.fields, message, shift), None, shift)
+    moved = None if top_leftover is None else shift.comments(top_leftover)
+    return _with(levels[0], top, message, shift), moved
+
+
+def _message(
+    old: Message, fields: list[Field], leftover: list[Comment] | None, shift: Shift
+) -> Message:
+    """``old`` with ``fields`` (new), ending with the comments ``leftover`` (None: its own)."""
+    if leftover is None:
+        leftover = shift.comments(old.inner_comments)
+    return Message(old.open, fields, shift.moved.token(old.close), shift.span(old.span), leftover)
+
+
+def _with(level: Level, siblings: list[Field], message: Message, shift: Shift) -> list[Field]:
+    """``siblings`` (the fields holding ``level``'s field) with that field's message replaced
+    by ``message``, and the fields after it moved."""
+    return [
+        *siblings[: level.at],
+        _rebuilt_field(level, message, shift),
+        *map(shift.moved.field, siblings[level.at + 1 :]),
+    ]
+
+
 def _rebuilt_field(level: Level, message: Message, shift: Shift) -> Field:
     """``level``'s field with its message (or the item of its list) replaced by ``message``
     and what follows it moved."""
@@ -327,6 +478,27 @@ def _rebuilt_field(level: Level, message: Message, shift: Shift) -> Field:
         shift.comments(old.leading_comments),
         None if trailing is None else shift.moved.comment(trailing),
     )
+
+
+def _total(before: Message, after: Message) -> Shift:
+    """How the text around a message moved, from ``before`` to ``after`` (the same message,
+    edited inside): as its closing delimiter moved."""
+    old, new = before.close.span, after.close.span
+    return Shift(
+        before.open.span.end,
+        old.start,
+        new.start - old.start,
+        new.line - old.line,
+        old.line,
+        new.column - old.column,
+    )
+
+
+def _document(
+    fields: list[Field], comments: list[Comment], leftover: list[Comment] | None
+) -> Document:
+    span = fields[0].span.cover(fields[-1].span) if fields else Span(1, 1, 1, 1, 0, 0)
+    return Document(fields, comments, span, leftover or [])
 
 
 def _problems(

@@ -10,9 +10,10 @@ tables, the token expression) never changes, so parses may run in several thread
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import Protocol
 
 from tritonlint.span import Span
 from tritonlint.syntax.builder import Reducer, TreeBuilder, reducers
@@ -31,13 +32,69 @@ __all__ = ["MAX_SYNTAX_ERRORS", "ParseResult", "SyntaxProblem", "parse", "parse_
 MAX_SYNTAX_ERRORS = 50
 
 
-@dataclass(slots=True)
+class Pending(Protocol):
+    """A tree to be built when it is first read (see ``tritonlint.syntax.incremental``)."""
+
+    def build(self, comments: list[Comment]) -> Document: ...
+
+
 class ParseResult:
-    document: Document
-    problems: list[SyntaxProblem]
-    #: Whether the tree is a guess: the parser had to recover from a syntax error, or the
-    #: text was recognised as another language and its tree dropped.
-    recovered: bool = False
+    """A text's syntax tree, its comments and the problems found in it.
+
+    The tree of a re-parsed text may be built only when it is first read (``pending``):
+    a check reads the comments and the problems, and the binding of the re-read fields, but
+    rarely the whole tree.
+    """
+
+    __slots__ = ("_document", "_lock", "comments", "pending", "problems", "recovered")
+
+    def __init__(
+        self,
+        document: Document | None,
+        problems: list[SyntaxProblem],
+        recovered: bool = False,
+        *,
+        comments: list[Comment] | None = None,
+        pending: Pending | None = None,
+    ) -> None:
+        """``document``: the tree, or None with ``pending`` and ``comments`` given."""
+        assert document is not None or pending is not None
+        self._document = document
+        self._lock = threading.Lock() if document is None else None
+        self.problems = problems
+        #: Whether the tree is a guess: the parser had to recover from a syntax error, or
+        #: the text was recognised as another language and its tree dropped.
+        self.recovered = recovered
+        if document is not None:
+            comments = document.comments
+        assert comments is not None
+        #: Every comment of the text, in order.
+        self.comments = comments
+        #: How the tree is built, for a tree made from another one (kept once it is built:
+        #: the next edit may be re-read from it again).
+        self.pending = pending
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ParseResult):
+            return NotImplemented
+        return (self.document, self.problems, self.recovered) == (
+            other.document,
+            other.problems,
+            other.recovered,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as the tree it holds
+
+    @property
+    def document(self) -> Document:
+        document = self._document
+        if document is None:
+            assert self._lock is not None and self.pending is not None
+            with self._lock:  # one thread builds it; another asking meanwhile waits for it
+                if self._document is None:
+                    self._document = self.pending.build(self.comments)
+                document = self._document
+        return document
 
 
 def parse(text: str) -> ParseResult:
