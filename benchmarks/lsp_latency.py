@@ -6,12 +6,13 @@ Usage: python benchmarks/lsp_latency.py [--repeat 20]
 A real ``tritonlint lsp`` process driven by pygls' language client, as an editor drives it:
 
 * ``didChange`` -> ``publishDiagnostics`` of the new version, for a one-line edit in an open
-  config of about 5,000 lines (1,000 inputs): each round renames input 500 anew (a text the
-  server has not seen); and for an edit in an open model that 50 ensembles run, in a
-  repository of 1,000 models (until the edited file's and an ensemble's diagnostics have both
-  arrived), built with the config writers of ``editor_change.py``.
+  config of about 5,000 lines (1,000 inputs): each round renames input 500 anew (with a name
+  of another length than the one before); and for an edit in an open model that 50
+  ensembles run, in a repository of 1,000 models (until the edited file's and an ensemble's
+  diagnostics have both arrived), built with the config writers of ``editor_change.py``.
 * ``textDocument/completion`` and ``textDocument/hover`` in the large config, when the server
-  offers them.
+  offers them; and completion asked right after an edit of the input it is asked in, as an
+  editor asks when a trigger character is typed (until the answer).
 
 Edits are sent as an editor sends them to a server that syncs incrementally (VS Code, Neovim):
 the range replaced and its new text. The rows marked ``(whole text)`` send the whole new text
@@ -97,24 +98,25 @@ class Editor:
         await self.wait(lambda: self.arrived.get(uri, (0, None))[1] == 1)
         return uri
 
-    async def change(
-        self, uri: str, text: str, new_text: str, whole: bool, also: str | None = None
-    ) -> float:
-        """Milliseconds from sending the edit that makes ``text`` ``new_text`` until its
-        diagnostics (and ``also``'s) came; ``whole``: send the whole new text."""
+    def send_change(self, uri: str, change: types.TextDocumentContentChangeEvent) -> int:
+        """Send ``change``; the new version."""
         version = self.versions[uri] = self.versions[uri] + 1
-        change: types.TextDocumentContentChangeEvent = (
-            types.TextDocumentContentChangeWholeDocument(text=new_text)
-            if whole
-            else _partial(text, new_text)
-        )
-        start = time.perf_counter()
         self.client.text_document_did_change(
             types.DidChangeTextDocumentParams(
                 text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
                 content_changes=[change],
             )
         )
+        return version
+
+    async def change(
+        self, uri: str, text: str, new_text: str, whole: bool, also: str | None = None
+    ) -> float:
+        """Milliseconds from sending the edit that makes ``text`` ``new_text`` until its
+        diagnostics (and ``also``'s) came; ``whole``: send the whole new text."""
+        change = _change(text, new_text, whole)
+        start = time.perf_counter()
+        version = self.send_change(uri, change)
 
         def done() -> bool:
             mine = self.arrived.get(uri, (0.0, None))
@@ -124,6 +126,13 @@ class Editor:
         await self.wait(done)
         last = max(self.arrived[uri][0], self.arrived[also][0] if also else 0.0)
         return (last - start) * 1000
+
+
+def _change(text: str, new_text: str, whole: bool) -> types.TextDocumentContentChangeEvent:
+    """The change of ``text`` into ``new_text``: the whole new text, or the range replaced."""
+    if whole:
+        return types.TextDocumentContentChangeWholeDocument(text=new_text)
+    return _partial(text, new_text)
 
 
 def _partial(text: str, new_text: str) -> types.TextDocumentContentChangePartial:
@@ -188,6 +197,39 @@ async def _requests(editor: Editor, uri: str, text: str, repeat: int, label: str
         _report(f"{name} in the large config{label}", timings, REQUEST_TARGET_MS)
 
 
+async def _typing(editor: Editor, uri: str, text: str, repeat: int, whole: bool, label: str) -> str:
+    """Completion asked right after each of ``repeat`` edits of input 500, in it; the text
+    after the edits."""
+    if not (editor.capabilities and editor.capabilities.completion_provider):
+        return text
+    lines = text.split("\n")
+    line = next(i for i, t in enumerate(lines) if "INPUT500" in t) + 1  # data_type: ...
+    at = types.TextDocumentIdentifier(uri=uri)
+    position = types.Position(line, lines[line].index(":") + 2)
+    timings = []
+    for round_ in range(repeat):
+        edited = _renamed(text, round_)
+        change = _change(text, edited, whole)
+        start = time.perf_counter()
+        version = editor.send_change(uri, change)
+        await editor.client.text_document_completion_async(
+            types.CompletionParams(text_document=at, position=position)
+        )
+        timings.append((time.perf_counter() - start) * 1000)
+        await editor.wait(lambda v=version: editor.arrived.get(uri, (0.0, None))[1] == v)
+        text = edited
+    _report(f"completion right after an edit{label}", timings, REQUEST_TARGET_MS)
+    return text
+
+
+def _renamed(text: str, round_: int) -> str:
+    """``text`` with input 500 given a new name, of another length than the one before (so
+    that the text after it moves)."""
+    start = text.index('name: "INPUT500')
+    end = text.index('"', start + 7) + 1
+    return f'{text[:start]}name: "INPUT500_{"x" * (round_ % 2 + 1)}{round_}"{text[end:]}'
+
+
 async def _run(scratch: Path, repeat: int, whole: bool) -> None:
     label = " (whole text)" if whole else ""
     large_root = scratch / "large" / "models"
@@ -198,11 +240,12 @@ async def _run(scratch: Path, repeat: int, whole: bool) -> None:
     uri = await editor.open(large, original)
     text, timings = original, []
     for round_ in range(repeat):
-        edited = original.replace('name: "INPUT500"', f'name: "INPUT500_{round_}"')
+        edited = _renamed(text, round_)
         timings.append(await editor.change(uri, text, edited, whole))
         text = edited
     _report(f"one-line edit, {text.count(chr(10)):,}-line config{label}", timings, TARGET_MS)
     await _requests(editor, uri, text, repeat, label)
+    await _typing(editor, uri, text, repeat, whole, label)
     await editor.stop()
 
     root = scratch / "shared" / "models"

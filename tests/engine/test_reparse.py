@@ -241,6 +241,30 @@ def test_typing_in_one_message_reparses_as_it_parses_whole(
     assert taken.counts["kept"] >= 30, taken.counts
 
 
+def test_the_editor_features_answer_from_the_edited_message() -> None:
+    """Completion and hover at the cursor while typing in one input answer as they do for the
+    text parsed whole, without the rest of the tree being built."""
+    rng = random.Random(4)
+    schema = load_schema()
+    text = large_config(200)
+    document = parse_config(PATH, text, schema)
+    unbuilt = 0
+    for _ in range(40):
+        cursor = text.index("data_type: TYPE_", rng.randrange(len(text) - 5000)) + 11
+        for word in ("TYPE_", "", "x", "_"):
+            text = text[:cursor] + word + text[cursor:]
+            cursor += len(word)
+            document = reparse_config(document, text, schema)
+            assert document.syntax is not None
+            before = document.syntax.built
+            line = text.count("\n", 0, cursor) + 1
+            column = cursor - text.rfind("\n", 0, cursor)
+            for answer in (completions, hover):
+                assert answer(document, line, column, schema) == answer(text, line, column, schema)
+            unbuilt += not before and not document.syntax.built
+    assert unbuilt >= 100
+
+
 def test_a_large_config_reparses_as_it_parses_whole(monkeypatch: pytest.MonkeyPatch) -> None:
     taken = Taken(monkeypatch)
     replay(random.Random(7), [large_config(300)], rounds=3, edits=12, schema=load_schema())

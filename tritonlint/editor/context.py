@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeAlias
 from tritonlint.document import ConfigDocument, parse_config
 from tritonlint.span import Span
 from tritonlint.syntax.cst import Field, ListValue, Message, Scalar
+from tritonlint.syntax.incremental import focus_at
 from tritonlint.syntax.parser import parse
 
 if TYPE_CHECKING:
@@ -102,25 +103,32 @@ def syntax_tree(source: Source) -> tuple[str, Document]:
 
 def context_at(source: Source, line: int, column: int, schema: Schema) -> CursorContext:
     """Where the cursor at ``line``/``column`` (1-based, code points) is in ``source``."""
-    text, tree = syntax_tree(source)
-    return context_in(tree, text, offset_of(text, line, column), schema)
+    if isinstance(source, str):
+        return context_in(parse(source).document, source, offset_of(source, line, column), schema)
+    return locate(source, line, column, schema)[1]
 
 
 def context_in(document: Document, text: str, offset: int, schema: Schema) -> CursorContext:
     """:func:`context_at` for a parsed text and a 0-based offset."""
-    fields = document.fields
-    path: list[str | int] = []
-    limit = len(text)
-    descriptor: Descriptor | None = schema.model_config
+    return _context(document.fields, [], schema.model_config, len(text), text, offset)
+
+
+def _context(
+    fields: list[Field],
+    path: list[str | int],
+    descriptor: Descriptor | None,
+    limit: int,
+    text: str,
+    offset: int,
+) -> CursorContext:
+    """The context of ``offset``, inside the message at ``path`` (of type ``descriptor``)
+    whose fields are ``fields`` and whose inside ends at ``limit``."""
     while True:
         inner = _message_at(fields, offset, limit)
         if inner is None:
             break
         name, index, message, limit = inner
-        field = descriptor.fields_by_name.get(name) if descriptor is not None else None
-        repeated = field is not None and field.is_repeated
-        path.extend((name, index) if repeated else (name,))
-        descriptor = field.message_type if field is not None else None
+        descriptor = _descend(path, descriptor, name, index)
         fields = message.fields
     where = _where(fields, text, offset)
     present = frozenset(
@@ -129,6 +137,17 @@ def context_in(document: Document, text: str, offset: int, schema: Schema) -> Cu
         if not f.name.missing and not f.name.span.start <= offset <= f.name.span.end
     )
     return CursorContext(tuple(path), descriptor, *where, present, _step(path))
+
+
+def _descend(
+    path: list[str | int], descriptor: Descriptor | None, name: str, index: int
+) -> Descriptor | None:
+    """Add the message of field ``name`` (the ``index``-th as written) of a message of type
+    ``descriptor`` to ``path``; its type (None where a name on the way is unknown)."""
+    field = descriptor.fields_by_name.get(name) if descriptor is not None else None
+    repeated = field is not None and field.is_repeated
+    path.extend((name, index) if repeated else (name,))
+    return field.message_type if field is not None else None
 
 
 def _contains(message: Message, offset: int, limit: int) -> int | None:
@@ -226,7 +245,21 @@ def _step(path: list[str | int]) -> int | None:
 def locate(
     source: Source, line: int, column: int, schema: Schema
 ) -> tuple[ConfigDocument, CursorContext]:
-    """The parsed and bound text, and where the cursor is in it."""
+    """The parsed and bound text, and where the cursor is in it.
+
+    In the document of an edited text whose tree is built only up to the message edited
+    (see :mod:`tritonlint.syntax.incremental`), a cursor in that message is found from it.
+    """
     document = read(source, schema)
-    text, tree = syntax_tree(document)
-    return document, context_in(tree, text, offset_of(text, line, column), schema)
+    text = document.text
+    assert text is not None and document.syntax is not None  # an editor's text
+    offset = offset_of(text, line, column)
+    focus = focus_at(document.syntax, offset)
+    if focus is None:
+        return document, context_in(document.syntax.document, text, offset, schema)
+    path: list[str | int] = []
+    descriptor: Descriptor | None = schema.model_config
+    for name, index in focus[0]:
+        descriptor = _descend(path, descriptor, name, index)
+    inside = focus[1].fields
+    return document, _context(inside, path, descriptor, focus[1].close.span.start, text, offset)

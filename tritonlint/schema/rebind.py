@@ -47,8 +47,7 @@ def bound_place(
         if child.type != FieldDescriptor.TYPE_MESSAGE or is_map(child):
             break
         if child.is_repeated:
-            index = _elements_before(fields, level) + _position_in_field(level)
-            candidate: Path = (*path, child.name, index)
+            candidate: Path = (*path, child.name, level.index_among(fields))
         else:
             candidate = (*path, child.name)
         location = bound.source_map.get(candidate)
@@ -79,24 +78,6 @@ def rebind(earlier: BoundConfig, path: Path, focus: Focus) -> BoundConfig:
         Doubts(frozenset(doubts | bound.doubts.fields)),
         (earlier, path),
     )
-
-
-def _elements_before(fields: list[Field], level: Level) -> int:
-    """How many messages the fields of the same name before ``level``'s field hold."""
-    name = level.field.name.text
-    return sum(
-        sum(1 for _ in field.messages())
-        for field in fields[: level.at]
-        if field.name.text == name and not field.name.is_extension
-    )
-
-
-def _position_in_field(level: Level) -> int:
-    """The index of ``level``'s message among the messages of its field."""
-    if level.item is None:
-        return 0
-    items = level.field.messages()
-    return next(index for index, message in enumerate(items) if message is level.message)
 
 
 def _message_at(config: ProtoMessage, path: Path) -> ProtoMessage:

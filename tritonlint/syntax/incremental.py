@@ -33,8 +33,9 @@ stretch are few, but what follows them can be most of the file. So the caller ma
 that message, and the rest of it when it is first read (``ParseResult.document``); the next
 edit inside the same message is re-read from it again, without the rest being built. A check
 reads the tree's comments and problems, and binds the focus again (see
-:mod:`tritonlint.schema.rebind`): typing in one message of a large config costs in proportion
-to that message.
+:mod:`tritonlint.schema.rebind`), and an editor's question about a place inside the focus is
+answered from it (:func:`focus_at`): typing in one message of a large config costs in
+proportion to that message.
 """
 
 from __future__ import annotations
@@ -69,6 +70,20 @@ class Level(NamedTuple):
     item: int | None
     #: The message (of the old tree).
     message: Message
+
+    def index_among(self, siblings: list[Field]) -> int:
+        """The index of the message among the messages of the fields of its field's name
+        in ``siblings`` (the fields holding its field), as they are written."""
+        name = self.field.name.text
+        before = sum(
+            sum(1 for _ in field.messages())
+            for field in siblings[: self.at]
+            if field.name.text == name and not field.name.is_extension
+        )
+        if self.item is None:
+            return before
+        mine = self.field.messages()
+        return before + next(number for number, found in enumerate(mine) if found is self.message)
 
 
 #: Chooses the focus among the messages the walk went down through: the index of one in the
@@ -109,6 +124,27 @@ class Reparsed(NamedTuple):
     result: ParseResult
     #: The focus (None: the tree is built whole).
     focus: Focus | None
+
+
+def focus_at(
+    result: ParseResult, offset: int
+) -> tuple[tuple[tuple[str, int], ...], Message] | None:
+    """Where ``offset`` is, when it is inside the focus of a tree not built yet: the name of
+    each field holding the focus, outermost first, with the index of its message among the
+    messages of the fields of that name (see :meth:`Level.index_among`); and the focus.
+    None when the tree is built, or ``offset`` is elsewhere (the tree answers then)."""
+    pending = result.pending
+    if not isinstance(pending, _Pending) or result.built:
+        return None
+    focus = pending.focus
+    if not _holds(focus.message, offset, offset):
+        return None
+    path = []
+    siblings = pending.base.fields
+    for level in focus.levels:
+        path.append((level.field.name.text, level.index_among(siblings)))
+        siblings = level.message.fields
+    return tuple(path), focus.message
 
 
 def changed_stretch(old: str, new: str) -> tuple[int, int, int] | None:
@@ -398,8 +434,7 @@ def _splice(
     following = shift.moved.field(fields[last + 1])
     # Its leading comments: those of the stretch before it, then those inside it.
     inside = [c for c in following.leading_comments if c.span.start >= following.span.start]
-    following.leading_comments = rest + inside
-    spliced.append(following)
+    spliced.append(replace(following, leading_comments=rest + inside))
     spliced.extend(map(shift.moved.field, fields[last + 2 :]))
     return spliced, None
 

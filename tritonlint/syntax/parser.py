@@ -86,6 +86,11 @@ class ParseResult:
     __hash__ = None  # type: ignore[assignment]  # mutable, as the tree it holds
 
     @property
+    def built(self) -> bool:
+        """Whether the tree is built (it is, unless it is pending and nobody read it)."""
+        return self._document is not None
+
+    @property
     def document(self) -> Document:
         document = self._document
         if document is None:

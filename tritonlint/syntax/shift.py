@@ -9,7 +9,9 @@ stretch are parsed again, not moved.
 
 Spans and tokens are immutable, so moving a node makes a new one: moving costs time in
 proportion to what is after the edit, and it is kept to plain tuple making (a named tuple's
-own constructor takes keyword arguments, and is several times slower).
+own constructor takes keyword arguments, and is several times slower). An edit that leaves
+the text after it where it was (one that replaces characters by as many, on a line) moves
+nothing: the nodes after it are the old ones. So no moved node is changed in place.
 """
 
 from __future__ import annotations
@@ -31,6 +33,10 @@ from tritonlint.syntax.cst import (
 )
 
 _new = tuple.__new__
+
+
+def _same(node: Any) -> Any:
+    return node
 
 
 class Moved(NamedTuple):
@@ -114,6 +120,8 @@ class Shift:
 def _movers(delta: int, lines: int, line: int, columns: int) -> Moved:
     """The functions of :class:`Moved` for one shift (closures: the hot loop of a re-parse
     looks nothing up but local names)."""
+    if not (delta or lines or columns):
+        return Moved(*(_same,) * 6)  # each takes a node and gives it back
 
     def span(old: Span) -> Span:
         first, column, last, end_column, start, end = old
