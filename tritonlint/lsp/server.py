@@ -171,7 +171,7 @@ class TritonLintServer(LanguageServer):
                     if names - shown_on_also and _refresh_supported(self):
                         self.workspace_diagnostic_refresh(None)
                     return
-                self.publish(project, result, names | shown_on_also)
+                self.publish(project, result, names | shown_on_also, shown_on_also)
         except Exception as error:  # the server goes on; the user reads why in the log
             self.report_server_error(error, None)
 
@@ -190,11 +190,18 @@ class TritonLintServer(LanguageServer):
             if path == model.path / model.config_file or path.is_relative_to(model.path)
         }
 
-    def publish(self, project: Project, result: CheckResult, names: set[str]) -> None:
-        """Publish the diagnostics of every file of the models ``names``."""
+    def publish(
+        self,
+        project: Project,
+        result: CheckResult,
+        names: set[str],
+        first: frozenset[str] | set[str] = frozenset(),
+    ) -> None:
+        """Publish the diagnostics of every file of the models ``names``, those of the models
+        ``first`` first (the edited ones: the user looks at them)."""
         repository = project.workspace.repository
         positions = self.positions(project)
-        for name in sorted(names):
+        for name in sorted(names, key=lambda name: (name not in first, name)):
             model = repository.by_name.get(name)
             files = _files(result, model)
             before = project.published.get(name, set())

@@ -52,10 +52,9 @@ class SourceMap:
             earlier, path, shift = self._earlier
             flat = SourceMap()
             size = len(path)
-            span = shift.span
             for key, found in earlier._locations.items():
                 if not (len(key) > size and key[:size] == path):
-                    flat._locations[key] = Location(span(found[0]), span(found[1]), span(found[2]))
+                    flat._locations[key] = _moved(found, shift)
             flat._locations.update(self._locations)
             self._flat = flat
         return self._flat
@@ -77,9 +76,7 @@ class SourceMap:
             if not (len(path) > len(below) and path[: len(below)] == below):
                 found = earlier._locations.get(path)
                 if found is not None:
-                    return Location(
-                        shift.span(found[0]), shift.span(found[1]), shift.span(found[2])
-                    )
+                    return _moved(found, shift)
         return found
 
     def nearest(self, path: Path) -> Location | None:
@@ -97,3 +94,15 @@ class SourceMap:
     def name_span(self, path: Path) -> Span | None:
         location = self.nearest(path)
         return location.name if location else None
+
+
+def _moved(location: Location, shift: Shift) -> Location:
+    """Where ``location`` is after the edit ``shift`` describes (its name and value are
+    inside its field: all three are before the edit, after it, or the field is around it)."""
+    field = location[0]
+    if field[5] <= shift.start:
+        return location
+    if field[4] >= shift.end:
+        moved = shift.moved.span
+        return Location(moved(field), moved(location[1]), moved(location[2]))
+    return Location(shift.span(field), shift.span(location[1]), shift.span(location[2]))
