@@ -64,6 +64,10 @@ class TritonLintServer(LanguageServer):
         self.debounce = debounce()
         #: The client pulls diagnostics (``textDocument/diagnostic``) instead of being sent them.
         self.pull = False
+        #: Set once the editor's settings asked for at start-up are in place: nothing is checked
+        #: before, so that no finding of the default options is shown (a pulling client that
+        #: cannot be asked to pull again would keep it until the next edit).
+        self.configured = asyncio.Event()
 
     # -- telling the user ------------------------------------------------------------------------
 
@@ -179,6 +183,7 @@ class TritonLintServer(LanguageServer):
         path = path_of(uri)
         if path is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
+        await self.configured.wait()
         project = self.projects.for_file(path)
         self.tell_problems()
         async with self._locks.setdefault(id(project), asyncio.Lock()):
@@ -224,7 +229,8 @@ class TritonLintServer(LanguageServer):
         self.tell_problems()
         project.workspace.change(path, self.workspace.get_text_document(uri).source)
         project.generation += 1
-        self.schedule(project, delay, also=path)
+        if self.configured.is_set():  # before, the start-up's reload checks every open text
+            self.schedule(project, delay, also=path)
 
     def closed(self, uri: str) -> None:
         path = path_of(uri)
@@ -373,7 +379,10 @@ def create_server() -> TritonLintServer:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: TritonLintServer, params: types.InitializedParams) -> None:
-        ls.reload(await _editor_settings(ls))
+        try:  # the workspaces made for documents opened meanwhile are made again, with them
+            ls.reload(await _editor_settings(ls), force=True)
+        finally:
+            ls.configured.set()
         await ls.watch()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
