@@ -9,6 +9,7 @@ places become ``relatedInformation``, in this file or others.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -76,10 +77,12 @@ def to_lsp(
     )
 
 
+@functools.lru_cache(maxsize=32)
 def anchor(text: str) -> Span:
     """Where a finding without a place in a config's text is shown: the config's ``name``
     field (``name: "resnet"``), else the text of its first line with any (an empty span at
-    the start of a blank text)."""
+    the start of a blank text). Kept for the texts of the last few files: a file's findings
+    are converted one after another."""
     for field in parse(text).document.fields:
         if field.name.text == "name" and not field.name.missing:
             return field.name.span.cover(field.value.span)
