@@ -127,15 +127,14 @@ def inlay_hint(hint: InlayHint, positions: Positions) -> types.InlayHint:
 def semantic_tokens(tokens: list[SemanticToken], positions: Positions) -> types.SemanticTokens:
     """The tokens in LSP's relative encoding: five numbers each (line and start relative to
     the token before, length, type, modifiers). A token is on one line (strings and comments
-    of a config do not cross lines); one that would is cut at its first line's end."""
+    of a config do not cross lines, but a comment runs on past a lone ``\r``, which ends an
+    editor's line); one that would is cut at its first line's end."""
     data: list[int] = []
     line, character = 0, 0
     for token in tokens:
-        start = positions.position(token.span.line, token.span.column)
-        if token.span.end_line == token.span.line:
-            end = positions.position(token.span.end_line, token.span.end_column)
-        else:
-            end = positions.line_end(token.span.line)
+        start, end = positions.at(token.span.start), positions.at(token.span.end)
+        if end.line != start.line:
+            end = positions.line_end(start.line)
         if end.character <= start.character:
             continue
         delta_line = start.line - line
