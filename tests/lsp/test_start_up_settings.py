@@ -78,3 +78,43 @@ async def test_a_pull_at_start_up_waits_for_the_editors_settings(
     )
     assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
     assert [d.code for d in report.items] == ["TL101"]
+
+
+def never_answer(client: LanguageClient) -> asyncio.Event:
+    """Make ``client`` leave the server's question for its settings unanswered until the
+    returned event is set (at the end of the session)."""
+    released = asyncio.Event()
+
+    async def silent(params: types.ConfigurationParams) -> list[object]:
+        await released.wait()
+        return []
+
+    client.protocol.fm.features[types.WORKSPACE_CONFIGURATION] = silent
+    return released
+
+
+@pytest_lsp.fixture(config=pytest_lsp.ClientServerConfig(server_command=SERVER))
+async def silent(lsp_client: LanguageClient, project: Path) -> AsyncIterator[None]:
+    """A pulling client that never answers the server's settings request."""
+    released = never_answer(lsp_client)
+    given = capabilities()
+    assert given.text_document is not None
+    given.text_document.diagnostic = types.DiagnosticClientCapabilities()
+    await start(lsp_client, project, given=given)
+    yield
+    released.set()
+    await asyncio.sleep(0)  # the late answer goes out before the session ends
+    await lsp_client.shutdown_session()
+
+
+async def test_a_client_that_never_sends_its_settings_gets_the_projects_options(
+    silent: LanguageClient, project: Path
+) -> None:
+    uri = open_document(silent, project / "models/classifier/config.pbtxt", TEXT)
+    report = await silent.text_document_diagnostic_async(
+        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
+    )
+    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
+    assert sorted(str(d.code) for d in report.items) == ["TL101", "TL501"]
+    logged: list[types.LogMessageParams] = silent.log_messages  # type: ignore[attr-defined]
+    assert any("did not send its settings in 5 s" in m.message for m in logged)
