@@ -124,8 +124,9 @@ export class ServerController implements vscode.Disposable {
   }
 }
 
+/** The settings that choose tritonlint, as they apply to the first workspace folder. */
 function choices(): Choices {
-  const settings = vscode.workspace.getConfiguration(SECTION);
+  const settings = vscode.workspace.getConfiguration(SECTION, vscode.workspace.workspaceFolders?.[0]?.uri);
   return { path: settings.get('path'), interpreter: settings.get('interpreter') };
 }
 

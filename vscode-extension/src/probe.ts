@@ -38,7 +38,9 @@ function classify(error: ExecError, stdout: string, stderr: string, timeoutMs: n
   if (error?.code === 'ENOENT') {
     return { kind: 'missing', reason: 'no-program', detail: 'no such program' };
   }
-  if (/No module named '?tritonlint\b/.test(stderr)) {
+  // `python -m tritonlint` without it: "python3: No module named tritonlint"; a tritonlint
+  // script whose environment lost the package: "ModuleNotFoundError: No module named 'tritonlint'".
+  if (/No module named '?tritonlint'?\s*$/m.test(stderr)) {
     return { kind: 'missing', reason: 'no-module', detail: 'no module named tritonlint' };
   }
   if (error?.killed) {

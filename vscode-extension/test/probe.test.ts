@@ -61,6 +61,26 @@ describe('probeVersion', () => {
     });
   });
 
+  it('tells a tritonlint script whose environment lost the package', async () => {
+    const program = fakeProgram(
+      'lost',
+      'console.error("Traceback (most recent call last):"); console.error("ModuleNotFoundError: No module named \'tritonlint\'"); process.exit(1);',
+    );
+    expect(await probeVersion(program, options)).toEqual({
+      kind: 'missing',
+      reason: 'no-module',
+      detail: 'no module named tritonlint',
+    });
+  });
+
+  it('does not take a broken package for a missing one', async () => {
+    const program = fakeProgram(
+      'broken',
+      'console.error("/usr/bin/python3: No module named tritonlint.__main__; \'tritonlint\' is a package and cannot be directly executed"); process.exit(1);',
+    );
+    expect(await probeVersion(program, options)).toMatchObject({ kind: 'failed' });
+  });
+
   it('reports a program that is not tritonlint', async () => {
     const program = fakeProgram('other', 'console.log("ruff 0.5.0");');
     expect(await probeVersion(program, options)).toEqual({
