@@ -12,6 +12,7 @@ from helpers import codes_at, make_tree
 from tritonlint.diagnostics import Severity
 from tritonlint.engine import LintOptions, Workspace, lint_paths
 from tritonlint.engine import workspace as workspace_module
+from tritonlint.rewrite import apply_edits
 
 
 def _plain(name: str, *, dtype: str = "TYPE_FP32", resource: str = "") -> dict[str, str | bytes]:
@@ -304,3 +305,24 @@ def test_an_unsaved_model_is_checked_while_open_and_gone_once_closed(root: Path)
     result = workspace.check()
     assert root / "fresh" not in result.by_model
     assert result.diagnostics == []
+
+
+def test_a_fix_that_edits_another_config_follows_that_configs_edits(root: Path) -> None:
+    workspace = Workspace(root)
+    workspace.check()
+    pipe = root / "pipe" / "config.pbtxt"
+    workspace.open(root / "a" / "config.pbtxt", _text(root, "a").replace('"a"', '"zzz"', 1))
+    workspace.open(pipe, _text(root, "pipe").replace('model_name: "a"', 'model_name: "zzz"'))
+    workspace.check()
+    edited = "# the steps run zzz now\n" + _text(root, "pipe").replace(
+        'model_name: "a"', 'model_name: "zzz"'
+    )
+    workspace.change(pipe, edited)
+    result = workspace.check()
+    assert result.rechecked == {"pipe", "outer", "a"}
+    (renamed,) = [d for d in result.by_model[root / "a"] if d.code == "TL201"]
+    with_steps = renamed.fixes[0]
+    assert with_steps.title.endswith('and the ensemble steps that name "zzz"')
+    # Placed in the text as it is now, below the new comment line.
+    fixed = apply_edits(edited, with_steps.by_file(renamed.path)[pipe])
+    assert fixed == edited.replace('model_name: "zzz"', 'model_name: "a"')

@@ -47,7 +47,7 @@ SERVER = [sys.executable, "-m", "tritonlint", "lsp"]
 
 
 def capabilities(
-    encodings: list[str] | None = None, snippets: bool = True
+    encodings: list[str] | None = None, snippets: bool = True, markdown: bool = True
 ) -> types.ClientCapabilities:
     return types.ClientCapabilities(
         general=types.GeneralClientCapabilities(position_encodings=encodings),
@@ -57,7 +57,10 @@ def capabilities(
                 related_information=True, version_support=True, code_description_support=True
             ),
             completion=types.CompletionClientCapabilities(
-                completion_item=types.ClientCompletionItemOptions(snippet_support=snippets)
+                completion_item=types.ClientCompletionItemOptions(
+                    snippet_support=snippets,
+                    documentation_format=[types.MarkupKind.Markdown] if markdown else None,
+                )
             ),
         ),
     )

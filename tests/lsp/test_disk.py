@@ -12,7 +12,7 @@ from helpers import make_tree
 from lsp_session import CLASSIFIER, SERVER, capabilities, start, until
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
-from test_server import codes
+from test_server import at, codes
 
 pytestmark = pytest.mark.asyncio
 
@@ -29,9 +29,6 @@ def changed(client: LanguageClient, *changes: tuple[Path, types.FileChangeType])
 
 def messages(client: LanguageClient, uri: str) -> list[tuple[str, str, types.Range]]:
     return [(str(d.code), d.message, d.range) for d in client.diagnostics.get(uri, [])]
-
-
-TOP = types.Range(types.Position(0, 0), types.Position(0, 0))
 
 
 async def test_a_new_version_folder_clears_the_missing_version_finding(
@@ -56,8 +53,13 @@ async def test_deleting_the_model_file_reports_it_missing(
     (model / "1/model.py").unlink()
     changed(client, (model / "1/model.py", Kind.Deleted))
     await until(lambda: codes(client, uri) == ["TL217"])
+    # Shown on the config's `name: "pre"`: the finding is about the model's folder.
     assert messages(client, uri) == [
-        ("TL217", "version 1 has no 'model.py' for the python backend (it is empty)", TOP)
+        (
+            "TL217",
+            "version 1 has no 'model.py' for the python backend (it is empty)",
+            at(0, 0, 0, 11),
+        )
     ]
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from helpers import make_tree
-from lsp_session import CLASSIFIER, PIPELINE, PRE, SERVER, start
+from lsp_session import CLASSIFIER, PIPELINE, PRE, SERVER, capabilities, start
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 from test_server import apply
@@ -56,8 +56,8 @@ async def client(lsp_client: LanguageClient, project: Path) -> AsyncIterator[Non
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")
 async def plain_client(lsp_client: LanguageClient, project: Path) -> AsyncIterator[None]:
-    """A client that takes no snippets."""
-    await start(lsp_client, project, snippets=False)
+    """A client that takes no snippets and no Markdown."""
+    await start(lsp_client, project, given=capabilities(snippets=False, markdown=False))
     yield
     await lsp_client.shutdown_session()
 
@@ -147,6 +147,22 @@ async def test_a_client_without_snippets_gets_the_text_without_tab_stops(
     assert batching.text_edit == types.TextEdit(span(5, 0, 5, 3), "dynamic_batching {\n  \n}")
 
 
+async def test_a_client_without_markdown_gets_plain_documentation(
+    plain_client: LanguageClient, project: Path
+) -> None:
+    path = project / "models/labeled/config.pbtxt"
+    text = LABELED + 'parameters { key: "execution_mode" value { string_value: "" } }\n'
+    plain_client.text_document_did_open(
+        types.DidOpenTextDocumentParams(types.TextDocumentItem(path.as_uri(), "pbtxt", 1, text))
+    )
+    document = types.TextDocumentIdentifier(path.as_uri())
+    items = await complete(plain_client, document, P(5, 58))
+    assert [(item.label, item.documentation) for item in items] == [
+        ("0", "sequential (the default)"),
+        ("1", "parallel"),
+    ]
+
+
 async def test_completion_offers_enum_values_over_the_typed_word(
     client: LanguageClient, project: Path
 ) -> None:
@@ -204,6 +220,43 @@ async def test_completion_of_map_keys_and_values(client: LanguageClient, project
     assert keys[0].kind == types.CompletionItemKind.Variable
     values = await complete(client, document, P(11, 41))
     assert [item.label for item in values] == ["PIXELS"]
+
+
+async def test_completion_and_hover_of_the_backends_parameters(
+    client: LanguageClient, project: Path
+) -> None:
+    pre = project / "models/pre/config.pbtxt"
+    document = show(client, pre, PRE + 'parameters { key: "" }\n')
+    items = await complete(client, document, P(5, 19))
+    assert [item.label for item in items] == ["EXECUTION_ENV_PATH", "FORCE_CPU_ONLY_INPUT_TENSORS"]
+    assert items[0] == types.CompletionItem(
+        label="EXECUTION_ENV_PATH",
+        kind=types.CompletionItemKind.Property,
+        detail="python parameter, path",
+        documentation=types.MarkupContent(
+            kind=types.MarkupKind.Markdown,
+            value="A conda-pack archive of the Python environment the model runs in (newer "
+            "releases also take the unpacked folder); a leading `$$TRITON_MODEL_DIRECTORY` "
+            "stands for the model folder.",
+        ),
+        insert_text='"EXECUTION_ENV_PATH"',
+        insert_text_format=types.InsertTextFormat.PlainText,
+        text_edit=types.TextEdit(span(5, 18, 5, 20), '"EXECUTION_ENV_PATH"'),
+        filter_text='"EXECUTION_ENV_PATH"',
+    )
+    show(client, pre, PRE)
+    text = CLASSIFIER + 'parameters { key: "execution_mode" value { string_value: "1" } }\n'
+    classifier = show(client, project / "models/classifier/config.pbtxt", text)
+    found = await client.text_document_hover_async(types.HoverParams(classifier, P(5, 22)))
+    assert found == types.Hover(
+        contents=types.MarkupContent(
+            kind=types.MarkupKind.Markdown,
+            value="**execution_mode**: `integer`, a parameter of the onnxruntime backend\n\n"
+            "Whether the graph's nodes run one after another or in parallel.\n\n"
+            "Values: `0` sequential (the default); `1` parallel",
+        ),
+        range=span(5, 18, 5, 34),
+    )
 
 
 # -- hover and navigation ----------------------------------------------------------------------

@@ -55,7 +55,7 @@ async def pull(
 async def test_the_server_offers_pull_diagnostics(pulling: LanguageClient) -> None:
     provider = pulling.result.capabilities.diagnostic_provider  # type: ignore[attr-defined]
     assert provider == types.DiagnosticOptions(
-        inter_file_dependencies=True, workspace_diagnostics=False, identifier="tritonlint"
+        inter_file_dependencies=True, workspace_diagnostics=True, identifier="tritonlint"
     )
 
 
@@ -91,3 +91,70 @@ async def test_an_edit_breaking_another_file_asks_the_client_to_pull_again(
     assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
     assert [d.code for d in report.items] == ["TL713"]
     assert codes(pulling, pipeline) is None
+
+
+async def workspace_pull(
+    client: LanguageClient, previous: list[types.WorkspaceDocumentDiagnosticReport] | None = None
+) -> list[types.WorkspaceDocumentDiagnosticReport]:
+    """The reports of a ``workspace/diagnostic`` request, giving the result ids of
+    ``previous``."""
+    known = [
+        types.PreviousResultId(uri=report.uri, value=report.result_id)
+        for report in previous or []
+        if report.result_id is not None
+    ]
+    answer = await client.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=known, identifier="tritonlint")
+    )
+    return list(answer.items)
+
+
+def summary(
+    reports: list[types.WorkspaceDocumentDiagnosticReport],
+) -> list[tuple[str, str, int | None, list[tuple[str, types.Range]]]]:
+    """Each report's kind, file (relative to the repository), version and findings."""
+    return [
+        (
+            report.kind,
+            report.uri.split("/models/")[1],
+            report.version,
+            [(str(d.code), d.range) for d in getattr(report, "items", [])],
+        )
+        for report in reports
+    ]
+
+
+async def test_a_workspace_pull_reports_every_config_open_or_not(
+    pulling: LanguageClient, project: Path
+) -> None:
+    text = CLASSIFIER.replace("max_batch_size: 8", "max_batch_size: -1")
+    open_document(pulling, project / "models/classifier/config.pbtxt", text, version=3)
+    first = await workspace_pull(pulling)
+    assert summary(first) == [
+        ("full", "classifier/config.pbtxt", 3, [("TL501", at(2, 16, 2, 18))]),
+        ("full", "pipeline/config.pbtxt", None, []),
+        ("full", "pre/config.pbtxt", None, []),
+    ]
+    assert all(report.result_id for report in first)
+    again = await workspace_pull(pulling, first)
+    assert again == [
+        types.WorkspaceUnchangedDocumentDiagnosticReport(
+            uri=report.uri, result_id=report.result_id or "", version=report.version
+        )
+        for report in first
+    ]
+
+
+async def test_a_workspace_pull_reports_anew_only_the_files_whose_findings_changed(
+    pulling: LanguageClient, project: Path
+) -> None:
+    first = await workspace_pull(pulling)
+    uri = open_document(pulling, project / "models/pre/config.pbtxt", PRE, version=5)
+    change_document(pulling, uri, PRE.replace('"PIXELS"', '"IMAGE"'), 6)
+    after = await workspace_pull(pulling, first)
+    assert summary(after) == [
+        ("unchanged", "classifier/config.pbtxt", None, []),
+        ("full", "pipeline/config.pbtxt", None, [("TL713", at(11, 24, 11, 32))]),
+        ("unchanged", "pre/config.pbtxt", 6, []),  # its own findings are as they were
+    ]
+    assert after[1].result_id != first[1].result_id

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,15 +16,15 @@ URL = "https://github.com/tritonlint/tritonlint/blob/main/docs/rules.md"
 
 
 def offset(text: str, position: types.Position, encoding: str = "utf-16") -> int:
-    """The index into ``text`` of an LSP position (written here, apart from the server's)."""
-    lines = text.split("\n")
-    start = sum(len(line) + 1 for line in lines[: position.line])
-    line, units, index = lines[position.line], 0, 0
+    """The index into ``text`` of an LSP position, lines ending at ``\n``, ``\r\n`` or ``\r``
+    (written here, apart from the server's)."""
+    starts = [0, *(found.end() for found in re.finditer("\r\n|\r|\n", text))]
+    index, units = starts[position.line], 0
     while units < position.character:
-        char = line[index]
+        char = text[index]
         units += len(char.encode("utf-16-le")) // 2 if encoding == "utf-16" else 1
         index += 1
-    return start + index
+    return index
 
 
 def apply(text: str, edits: list[types.TextEdit], encoding: str = "utf-16") -> str:
@@ -303,3 +304,14 @@ async def test_a_fix_across_files_edits_each_of_them(client: LanguageClient, pro
         'Set name to "pre", the model folder\'s name',
         True,
     )
+
+
+async def test_a_finding_about_a_folder_is_shown_on_the_configs_first_text_without_a_name(
+    client: LanguageClient, project: Path
+) -> None:
+    # An unsaved model: its folder has no version folder (TL212).
+    text = '\n  # the model\'s own backend  \nbackend: "onnxruntime"\n'
+    uri = open_document(client, project / "models/fresh/config.pbtxt", text)
+    await until(lambda: "TL212" in (codes(client, uri) or []))
+    found = next(d for d in client.diagnostics[uri] if d.code == "TL212")
+    assert found.range == at(1, 2, 1, 27)

@@ -342,6 +342,13 @@ CASES = [
         'string_value: "no" } }\n',
     ),
     Case(
+        "TL853",
+        ONNX + IO + 'parameters { key: "execution_mode" value { string_value: "2" } }\n',
+        '"2"',
+        "Expected values for  execution_mode are 0 or 1 but got 2 .",
+        ONNX + IO + 'parameters { key: "execution_mode" value { string_value: "1" } }\n',
+    ),
+    Case(
         "TL854",
         ONNX + IO + "model_transaction_policy { decoupled: true }\n",
         "true",

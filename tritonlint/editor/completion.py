@@ -1,4 +1,5 @@
-"""What may be typed at the cursor: field names, enum values, backends, models, tensors.
+"""What may be typed at the cursor: field names, enum values, backends, models, tensors,
+the backend's ``parameters`` keys and their values.
 
 Only what the targeted release's schema has is offered. Items are not filtered by what is
 typed: an editor matches them against the word at the cursor (``replace``) itself.
@@ -7,12 +8,14 @@ typed: an editor matches them against the word at the cursor (``replace``) itsel
 from __future__ import annotations
 
 from enum import Enum
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from google.protobuf.descriptor import FieldDescriptor
 
 from tritonlint.editor.context import CursorContext, Position, Source, locate
 from tritonlint.editor.ensemble import tensor_uses
+from tritonlint.editor.parameters import offers
 from tritonlint.editor.tensors import describe
 from tritonlint.repository.autofill import ENSEMBLE, KNOWN_BACKENDS, PLATFORMS
 from tritonlint.schema.binder import enum_type, is_map, type_label
@@ -31,6 +34,7 @@ class CompletionKind(Enum):
     VALUE = "value"
     MODEL = "model"
     TENSOR = "tensor"
+    PARAMETER = "parameter"
 
 
 class Completion(NamedTuple):
@@ -43,6 +47,8 @@ class Completion(NamedTuple):
     #: Whether ``insert_text`` is a snippet with ``$0`` / ``$1`` tab stops.
     snippet: bool
     replace: Span
+    #: What the item means (Markdown), where there is more to say than :attr:`detail`.
+    documentation: str = ""
 
 
 def completions(
@@ -51,13 +57,22 @@ def completions(
     column: int,
     schema: Schema,
     repository: Repository | None = None,
+    path: Path | None = None,
 ) -> list[Completion]:
-    """What may be typed at ``line``/``column`` of ``source`` (a config of ``repository``)."""
+    """What may be typed at ``line``/``column`` of ``source`` (the config at ``path``, a
+    model of ``repository``)."""
     document, context = locate(source, line, column, schema)
     if context.message is None:
         return []
     if context.position is Position.NAME:
         return _field_names(context.message, context)
+    offered = offers(document, context, schema.release, path, repository)
+    if offered is not None:
+        kind = CompletionKind.PARAMETER if context.field == "key" else CompletionKind.VALUE
+        return [
+            _item(offer.value, kind, offer.detail, context, quoted=True, about=offer.documentation)
+            for offer in offered
+        ]
     config = document.config
     return _values(context, config, repository) if config is not None else []
 
@@ -116,10 +131,16 @@ def _values(context: CursorContext, config: Any, repository: Repository | None) 
 
 
 def _item(
-    name: str, kind: CompletionKind, detail: str, context: CursorContext, *, quoted: bool = False
+    name: str,
+    kind: CompletionKind,
+    detail: str,
+    context: CursorContext,
+    *,
+    quoted: bool = False,
+    about: str = "",
 ) -> Completion:
     text = f'"{name}"' if quoted else name
-    return Completion(name, kind, detail, text, False, context.replace)
+    return Completion(name, kind, detail, text, False, context.replace, about)
 
 
 def _string_choices(

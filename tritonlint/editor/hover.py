@@ -1,8 +1,10 @@
 """What hovering over a config shows: a field's meaning, type, default and first release;
-the full shape of ``dims``; a step model's inputs and outputs; an ensemble tensor's uses."""
+the full shape of ``dims``; a step model's inputs and outputs; an ensemble tensor's uses; what
+a ``parameters`` key means to the config's backend."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -11,6 +13,7 @@ from tritonlint.editor.completion import field_detail
 from tritonlint.editor.context import CursorContext, MessagePath, Position, Source, locate
 from tritonlint.editor.descriptions import description
 from tritonlint.editor.ensemble import tensor_uses
+from tritonlint.editor.parameters import key_hover
 from tritonlint.editor.tensors import data_type_name, full_shape, shape_text
 from tritonlint.schema.history import field_history
 from tritonlint.schema.releases import available_releases
@@ -29,18 +32,26 @@ class Hover(NamedTuple):
 
 
 def hover(
-    source: Source, line: int, column: int, schema: Schema, repository: Repository | None = None
+    source: Source,
+    line: int,
+    column: int,
+    schema: Schema,
+    repository: Repository | None = None,
+    path: Path | None = None,
 ) -> Hover | None:
-    """What to show for the word at ``line``/``column`` (None: nothing known about it)."""
+    """What to show for the word at ``line``/``column`` of ``source``, the config at ``path``
+    (None: nothing known about it)."""
     document, context = locate(source, line, column, schema)
+    text = document.text or ""
     field = context.field_descriptor
     if field is None or context.replace.start == context.replace.end:
         return None
     config: Any = document.config
+    parameter = key_hover(text, document, context, schema.release, path, repository)
+    if parameter is not None:
+        return Hover(context.replace, parameter)
     parts = (
-        []
-        if context.position is Position.NAME
-        else _value_notes(document.text or "", context, config, repository)
+        [] if context.position is Position.NAME else _value_notes(text, context, config, repository)
     )
     if not parts:
         parts = [_field_text(field)]

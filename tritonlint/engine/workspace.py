@@ -4,7 +4,9 @@ A :class:`Workspace` remembers what it found. After an edit (:meth:`Workspace.ch
 change on disk (:meth:`Workspace.refresh`), the next :meth:`Workspace.check` re-reads only the
 changed model and re-checks it and the models whose findings depend on it (the ensembles
 that run it, directly or through other ensembles, and the models that share a rate-limiter
-resource with them); every other model's findings are reused.
+resource with them), and the models whose fixes edit the changed config (a model's rename
+that renames the ensemble steps naming it: the edits must be placed in the config's new
+text); every other model's findings are reused.
 
 An edited text is parsed once (:meth:`Workspace.document`), for the checks and the editor
 features alike, and from the document of the text before it: only the fields the edit
@@ -105,6 +107,8 @@ class Workspace:
         self._checks: dict[str, ModelCheck] = {}
         self._composing: dict[str, list[Diagnostic]] = {}
         self._reported: dict[str, list[Diagnostic]] = {}
+        #: Each model's findings' fixes: the files they edit besides the finding's own.
+        self._fix_edits: dict[str, frozenset[Path]] = {}
         #: Models to check again (None: all of them, after a full read).
         self._dirty: set[str] | None = None
 
@@ -163,6 +167,7 @@ class Workspace:
                 return
             path = Path(os.path.abspath(path))
             self._documents.pop(path, None)
+            self._mark_fixes_editing(path)
             try:
                 name = path.relative_to(self.root).parts[0]
             except (ValueError, IndexError):
@@ -260,6 +265,7 @@ class Workspace:
         repository = self._repository
         if repository is None:
             return
+        self._mark_fixes_editing(path)
         if self._loose_file is not None:
             if path == self._loose_file:
                 self._repository = None
@@ -317,6 +323,12 @@ class Workspace:
         if self._dirty is not None:
             self._dirty.add(name)
 
+    def _mark_fixes_editing(self, path: Path) -> None:
+        """Check again the models with a fix that edits ``path`` (in another model's config)."""
+        for name, paths in self._fix_edits.items():
+            if path in paths:
+                self._mark_dirty(name)
+
     # -- re-checking ---------------------------------------------------------------------------
 
     def _changed_models(self, repository: Repository) -> tuple[set[str], set[str]]:
@@ -325,6 +337,7 @@ class Workspace:
         if self._dirty is None:
             self._dirty = set()
             self._checks, self._composing, self._reported = {}, {}, {}
+            self._fix_edits = {}
             graph.clear()
             return _needed(repository), set()
         dirty, self._dirty = self._dirty, set()
@@ -352,6 +365,7 @@ class Workspace:
             self._checks.pop(name, None)
             self._composing.pop(name, None)
             self._reported.pop(name, None)
+            self._fix_edits.pop(name, None)
         self._checks.update(checked)
         errors = {
             name: error
@@ -362,6 +376,7 @@ class Workspace:
         self._composing.update(composing_model_failures(repository, errors, ensembles))
         for name in checked:
             self._reported[name] = self._report(repository, name)
+            self._fix_edits[name] = _edited_elsewhere(self._reported[name])
         return changed
 
     def _report(self, repository: Repository, name: str) -> list[Diagnostic]:
@@ -403,6 +418,17 @@ def _needed(repository: Repository) -> set[str]:
         needed.add(name)
         pending.extend(repository.graph.steps(name))
     return needed
+
+
+def _edited_elsewhere(found: list[Diagnostic]) -> frozenset[Path]:
+    """The files the fixes of ``found`` edit besides each finding's own file."""
+    return frozenset(
+        path
+        for diagnostic in found
+        for fix in diagnostic.fixes
+        for path in fix.by_file(diagnostic.path)
+        if path != diagnostic.path
+    )
 
 
 def _is_alternative(path: Path, root: Path) -> bool:

@@ -6,7 +6,7 @@ What :func:`fix_paths` returns says what would change; nothing is written until
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,7 +16,7 @@ from tritonlint.engine.batch import check_source
 from tritonlint.engine.checks import walk_diagnostics
 from tritonlint.fixing.rounds import Applied, Refused, fix_workspace
 from tritonlint.report.paths import display_path
-from tritonlint.repository.walker import plan
+from tritonlint.repository.walker import Source, plan
 from tritonlint.rewrite import unified_diff, write_all
 from tritonlint.schema.releases import load_schema
 
@@ -57,8 +57,13 @@ def fix_paths(
     *,
     repositories: Sequence[Path] = (),
     unsafe: bool = False,
+    texts: Mapping[Path, str] | None = None,
 ) -> FixRun:
-    """Lint ``paths`` as :func:`~tritonlint.engine.lint_paths` does, applying fixes in memory."""
+    """Lint ``paths`` as :func:`~tritonlint.engine.lint_paths` does, applying fixes in memory.
+
+    ``texts``: contents read in place of those files (an editor's unsaved documents), by
+    absolute path; the fixes start from them, and a changed file's text before is its.
+    """
     sources, unusable, empty = plan(paths, repositories, options.excluded.match)
     schema = load_schema(options.triton_version)
     found: list[Diagnostic] = list(options.report(walk_diagnostics(unusable)))
@@ -66,6 +71,9 @@ def fix_paths(
     run = FixRun(LintResult(triton_version=schema.release, empty=empty))
     for source in sources:
         workspace = workspace_for(source, options)
+        for path, text in (texts or {}).items():
+            if _reads(source, path):
+                workspace.open(path, text)
         outcome = fix_workspace(workspace, schema, unsafe)
         source_found, source_checked = check_source(workspace, source, options)
         found.extend(source_found)
@@ -81,6 +89,11 @@ def fix_paths(
     run.result.models_checked = len(checked)
     run.result.checked = sorted(checked)
     return run
+
+
+def _reads(source: Source, path: Path) -> bool:
+    """Whether checking ``source`` may read the file ``path``."""
+    return path == source.file or (source.root is not None and path.is_relative_to(source.root))
 
 
 def write_fixes(run: FixRun) -> None:

@@ -6,20 +6,20 @@
 * "Disable CODE for this line" writes ``# tritonlint: disable=CODE`` after the line the
   finding starts on, or on a line of its own before it when that line has a comment already;
 * "Disable CODE for this file" writes ``# tritonlint: disable-file=CODE`` at the top;
-* ``source.fixAll.tritonlint`` applies, in one go, the safe fixes of the file's findings that
-  edit only this file and do not overlap one another.
+* ``source.fixAll.tritonlint`` changes the files as ``tritonlint --fix`` on this file does
+  (the fixer's rounds are run by the server; here their outcome becomes edits).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from lsprotocol import types
 
-from tritonlint.diagnostics import Diagnostic, Fix, TextEdit
+from tritonlint.diagnostics import Diagnostic, TextEdit
+from tritonlint.format.api import line_edits
 from tritonlint.lsp.positions import Positions
-from tritonlint.rewrite import touch_same_text
 
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.tritonlint"
 
@@ -53,23 +53,22 @@ def quick_fixes(
 
 def disable_line(shown: Shown, text: str, positions: Positions, uri: str) -> types.CodeAction:
     """Silence the finding's rule on the line the finding starts on (a finding with a place
-    in the text)."""
+    in the text). The line is the engine's, which only ``\n`` ends (a comment runs to it),
+    whatever else the editor takes for a line end."""
     diagnostic, lsp_diagnostic = shown
-    line = lsp_diagnostic.range.start.line
-    content = positions.lines[line].removesuffix("\r")
+    assert diagnostic.span is not None
+    start = text.rfind("\n", 0, diagnostic.span.start) + 1
+    end = text.find("\n", start)
+    content = text[start : len(text) if end == -1 else end].removesuffix("\r")
     directive = f"# tritonlint: disable={diagnostic.code}"
     if "#" not in content:
-        edit = types.TextEdit(
-            range=types.Range(start=positions.line_end(line + 1), end=positions.line_end(line + 1)),
-            new_text=f"  {directive}",
-        )
+        at = positions.at(start + len(content))
+        new_text = f"  {directive}"
     else:
         indent = content[: len(content) - len(content.lstrip())]
-        start = types.Position(line=line, character=0)
-        edit = types.TextEdit(
-            range=types.Range(start=start, end=start),
-            new_text=f"{indent}{directive}{_newline(text)}",
-        )
+        at = positions.at(start)
+        new_text = f"{indent}{directive}{_newline(text)}"
+    edit = types.TextEdit(range=types.Range(start=at, end=at), new_text=new_text)
     return types.CodeAction(
         title=f"Disable {diagnostic.code} for this line",
         kind=types.CodeActionKind.QuickFix,
@@ -95,32 +94,26 @@ def disable_file(shown: Shown, text: str, uri: str) -> types.CodeAction:
 
 
 def fix_all(
-    path: Path, uri: str, found: Iterable[Diagnostic], positions: Positions
+    changed: Mapping[Path, tuple[str, str]],
+    encoding: types.PositionEncodingKind,
+    uri_of: Callable[[Path], str],
 ) -> types.CodeAction | None:
-    """Every safe fix of the file's findings (in report order) that edits only this file and
-    overlaps no edit taken before it; None when there is none."""
-    taken: list[TextEdit] = []
-    for diagnostic in found:
-        fix = diagnostic.fix_to_apply(unsafe=False)
-        if fix is None:
-            continue
-        edits = _own_edits(diagnostic, fix, path)
-        if edits is None or any(touch_same_text(edit, other) for edit in edits for other in taken):
-            continue
-        taken.extend(edit for edit in edits if edit not in taken)
-    if not taken:
+    """The fixer's changes (each file's text before and after) as one workspace edit, whole
+    lines each; None when nothing changed."""
+    changes: dict[str, list[types.TextEdit]] = {}
+    for path, (before, after) in sorted(changed.items()):
+        positions = Positions(before, encoding)
+        changes[uri_of(path)] = [
+            types.TextEdit(range=positions.range(edit.span), new_text=edit.new_text)
+            for edit in line_edits(before, after)
+        ]
+    if not changes:
         return None
-    changes = [types.TextEdit(range=positions.range(e.span), new_text=e.new_text) for e in taken]
     return types.CodeAction(
         title="Fix all safely fixable tritonlint findings",
         kind=FIX_ALL,
-        edit=types.WorkspaceEdit(changes={uri: changes}),
+        edit=types.WorkspaceEdit(changes=changes),
     )
-
-
-def _own_edits(diagnostic: Diagnostic, fix: Fix, path: Path) -> list[TextEdit] | None:
-    files = fix.by_file(diagnostic.path)
-    return files[path] if set(files) == {path} else None
 
 
 def _workspace_edit(

@@ -24,6 +24,7 @@ _COMPLETION_KINDS = {
     CompletionKind.VALUE: types.CompletionItemKind.Value,
     CompletionKind.MODEL: types.CompletionItemKind.Module,
     CompletionKind.TENSOR: types.CompletionItemKind.Variable,
+    CompletionKind.PARAMETER: types.CompletionItemKind.Property,
 }
 _SYMBOL_KINDS = {
     SymbolKind.MODEL: types.SymbolKind.Module,
@@ -53,17 +54,20 @@ _TOKEN_INDEX = {kind: index for index, kind in enumerate(_TOKEN_TYPES)}
 
 
 def completion_item(
-    completion: Completion, positions: Positions, snippets: bool
+    completion: Completion, positions: Positions, client: types.ClientCompletionItemOptions
 ) -> types.CompletionItem:
     """An item replacing the word at the cursor; matched against what is typed by its insert
     text (a string value is inserted quoted, and the user types its quote too). For a client
-    without ``snippets`` the tab stops are left out (the cursor ends after the text)."""
+    without snippet support the tab stops are left out (the cursor ends after the text); one
+    that does not read Markdown gets the documentation as plain text."""
+    snippets = bool(client.snippet_support)
     snippet = completion.snippet and snippets
     text = _plain(completion) if completion.snippet and not snippets else completion.insert_text
     return types.CompletionItem(
         label=completion.label,
         kind=_COMPLETION_KINDS[completion.kind],
         detail=completion.detail,
+        documentation=_documentation(completion.documentation, client),
         insert_text=text,
         insert_text_format=(
             types.InsertTextFormat.Snippet if snippet else types.InsertTextFormat.PlainText
@@ -71,6 +75,16 @@ def completion_item(
         text_edit=types.TextEdit(range=positions.range(completion.replace), new_text=text),
         filter_text=text,
     )
+
+
+def _documentation(
+    text: str, client: types.ClientCompletionItemOptions
+) -> types.MarkupContent | str | None:
+    if not text:
+        return None
+    if types.MarkupKind.Markdown in (client.documentation_format or ()):
+        return types.MarkupContent(kind=types.MarkupKind.Markdown, value=text)
+    return text
 
 
 def _plain(completion: Completion) -> str:
@@ -113,15 +127,14 @@ def inlay_hint(hint: InlayHint, positions: Positions) -> types.InlayHint:
 def semantic_tokens(tokens: list[SemanticToken], positions: Positions) -> types.SemanticTokens:
     """The tokens in LSP's relative encoding: five numbers each (line and start relative to
     the token before, length, type, modifiers). A token is on one line (strings and comments
-    of a config do not cross lines); one that would is cut at its first line's end."""
+    of a config do not cross lines, but a comment runs on past a lone ``\r``, which ends an
+    editor's line); one that would is cut at its first line's end."""
     data: list[int] = []
     line, character = 0, 0
     for token in tokens:
-        start = positions.position(token.span.line, token.span.column)
-        if token.span.end_line == token.span.line:
-            end = positions.position(token.span.end_line, token.span.end_column)
-        else:
-            end = positions.line_end(token.span.line)
+        start, end = positions.at(token.span.start), positions.at(token.span.end)
+        if end.line != start.line:
+            end = positions.line_end(start.line)
         if end.character <= start.character:
             continue
         delta_line = start.line - line

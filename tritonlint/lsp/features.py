@@ -112,10 +112,10 @@ def completion(ls: TritonLintServer, params: types.CompletionParams) -> list[typ
         return []
     line, column = found.at(params.position)
     repository = found.project.workspace.repository
-    snippets = _snippet_support(ls)
+    client = _item_capabilities(ls)
     return [
-        answers.completion_item(item, found.positions, snippets)
-        for item in completions(found.source, line, column, found.schema, repository)
+        answers.completion_item(item, found.positions, client)
+        for item in completions(found.source, line, column, found.schema, repository, found.path)
     ]
 
 
@@ -125,7 +125,8 @@ def hover_text(ls: TritonLintServer, params: types.HoverParams) -> types.Hover |
     if found is None:
         return None
     line, column = found.at(params.position)
-    shown = hover(found.source, line, column, found.schema, found.project.workspace.repository)
+    repository = found.project.workspace.repository
+    shown = hover(found.source, line, column, found.schema, repository, found.path)
     return answers.hover(shown, found.positions) if shown is not None else None
 
 
@@ -286,11 +287,12 @@ def _locations(found: Request, places: list[Place], ls: TritonLintServer) -> lis
     return [location for location in located if location is not None]
 
 
-def _snippet_support(ls: TritonLintServer) -> bool:
+def _item_capabilities(ls: TritonLintServer) -> types.ClientCompletionItemOptions:
+    """What the client takes in a completion item (nothing declared: the defaults)."""
     document = ls.client_capabilities.text_document
     completion = document.completion if document is not None else None
     item = completion.completion_item if completion is not None else None
-    return bool(item is not None and item.snippet_support)
+    return item or types.ClientCompletionItemOptions()
 
 
 def _renameable(context: CursorContext) -> bool:

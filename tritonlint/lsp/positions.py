@@ -1,16 +1,30 @@
-"""Engine places to LSP positions.
+"""Engine places to LSP positions and back.
 
-The engine counts lines from 1 and columns in Unicode code points from 1; LSP counts both
-from 0 and columns in the code units of the encoding agreed at start-up (UTF-16 unless the
-client prefers UTF-8 or UTF-32). A character outside the Basic Multilingual Plane (an emoji) is one
-code point, two UTF-16 code units and four UTF-8 bytes.
+The engine counts lines from 1 and columns in Unicode code points from 1, and ends a line
+only at ``\\n`` (as protobuf's text format does: a comment runs to the next ``\\n``); its
+spans also carry offsets into the text. LSP counts both from 0, ends a line at ``\\n``,
+``\\r\\n`` or ``\\r`` (and nowhere else: not at ``\\f``, ``\\v``, ``\\x85``, ``\\u2028`` or
+the other characters Python's ``str.splitlines`` splits at), and counts columns in the code
+units of the encoding agreed at start-up (UTF-16 unless the client prefers UTF-8 or UTF-32).
+A character outside the Basic Multilingual Plane (an emoji) is one code point, two UTF-16
+code units and four UTF-8 bytes.
+
+Places are converted through offsets, so the two ways of counting lines never meet: an
+engine place becomes an offset, an offset an LSP position, and back.
 """
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
+
 from lsprotocol import types
 
 from tritonlint.span import Span
+
+#: What ends a line for LSP.
+LINE_END = re.compile(r"\r\n|\r|\n")
+_NEWLINE = re.compile("\n")
 
 
 def units(text: str, encoding: types.PositionEncodingKind) -> int:
@@ -22,39 +36,78 @@ def units(text: str, encoding: types.PositionEncodingKind) -> int:
     return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
 
 
+def line_starts(text: str) -> list[int]:
+    """The offset at which each LSP line of ``text`` starts (a text ending with a line end
+    has an empty last line)."""
+    return [0, *(found.end() for found in LINE_END.finditer(text))]
+
+
 class Positions:
-    """Converts places in one text; lines are split where the engine splits them (``\\n``)."""
+    """Converts places in one text, in the encoding agreed with the client."""
 
     def __init__(self, text: str, encoding: types.PositionEncodingKind) -> None:
-        self.lines = text.split("\n")
+        self.text = text
         self.encoding = encoding
+        self._starts = line_starts(text)
+        #: Where each of the engine's lines starts (only ``\n`` ends one).
+        self._engine_starts = [0, *(found.end() for found in _NEWLINE.finditer(text))]
 
-    def position(self, line: int, column: int) -> types.Position:
-        """The LSP position of the engine's (1-based line, 1-based code-point column)."""
-        index = min(max(line - 1, 0), len(self.lines) - 1)
-        prefix = self.lines[index][: max(column - 1, 0)]
-        return types.Position(line=index, character=units(prefix, self.encoding))
+    # -- offsets -------------------------------------------------------------------------------
+
+    def at(self, offset: int) -> types.Position:
+        """The LSP position of an offset (one inside a line end is at the end of its line)."""
+        offset = min(max(offset, 0), len(self.text))
+        line = bisect_right(self._starts, offset) - 1
+        start = self._starts[line]
+        offset = min(offset, self._content_end(line))
+        return types.Position(line=line, character=units(self.text[start:offset], self.encoding))
+
+    def offset(self, position: types.Position) -> int:
+        """The offset of an LSP position. A position past a line's end is at its end (as the
+        protocol says), one past the last line at the end of the text, one in the middle of
+        a character (half a surrogate pair) after it."""
+        if position.line >= len(self._starts):
+            return len(self.text)
+        index = self._starts[max(position.line, 0)]
+        end = self._content_end(max(position.line, 0))
+        count = 0
+        while index < end and count < position.character:
+            count += units(self.text[index], self.encoding)
+            index += 1
+        return index
+
+    def _content_end(self, line: int) -> int:
+        """Where LSP line ``line``'s text ends, before its line end."""
+        if line + 1 >= len(self._starts):
+            return len(self.text)
+        end = self._starts[line + 1]
+        return end - 2 if self.text.startswith("\r\n", end - 2) else end - 1
+
+    # -- engine places -------------------------------------------------------------------------
 
     def range(self, span: Span) -> types.Range:
-        return types.Range(
-            start=self.position(span.line, span.column),
-            end=self.position(span.end_line, span.end_column),
-        )
+        return types.Range(start=self.at(span.start), end=self.at(span.end))
 
-    def line_end(self, line: int) -> types.Position:
-        """The end of the engine's line ``line`` (before its ``\\r``, if it ends so)."""
-        index = min(max(line - 1, 0), len(self.lines) - 1)
-        content = self.lines[index].removesuffix("\r")
-        return types.Position(line=index, character=units(content, self.encoding))
+    def position(self, line: int, column: int) -> types.Position:
+        """The LSP position of the engine's (1-based line, 1-based code-point column); a
+        column past the line's end is at its end."""
+        return self.at(self._engine_offset(line, column))
 
     def engine(self, position: types.Position) -> tuple[int, int]:
-        """The engine's (1-based line, 1-based code-point column) of an LSP position; a
-        position past a line's end is at its end, one in the middle of a character after it."""
-        index = min(max(position.line, 0), len(self.lines) - 1)
-        line = self.lines[index]
-        count = 0
-        column = 0
-        while column < len(line) and count < position.character:
-            count += units(line[column], self.encoding)
-            column += 1
-        return index + 1, column + 1
+        """The engine's (1-based line, 1-based code-point column) of an LSP position."""
+        offset = self.offset(position)
+        line = bisect_right(self._engine_starts, offset)
+        return line, offset - self._engine_starts[line - 1] + 1
+
+    def _engine_offset(self, line: int, column: int) -> int:
+        index = min(max(line - 1, 0), len(self._engine_starts) - 1)
+        start = self._engine_starts[index]
+        end = self.text.find("\n", start)
+        return min(start + max(column - 1, 0), len(self.text) if end == -1 else end)
+
+    # -- lines ---------------------------------------------------------------------------------
+
+    def line_end(self, line: int) -> types.Position:
+        """The end of LSP line ``line`` (0-based), before its line end."""
+        line = min(max(line, 0), len(self._starts) - 1)
+        return self.at(self._content_end(line))

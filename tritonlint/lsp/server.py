@@ -7,6 +7,10 @@ files whose findings went away are cleared. An edit is checked at once; edits ma
 check runs are checked together by one more check when it ends (:mod:`.scheduling`). A check
 whose texts were edited again while it ran publishes nothing (the newer check will), so
 diagnostics of an older version never replace those of a newer one.
+
+Engine work runs in a thread, off the event loop, so that other requests and notifications
+are served meanwhile; what answers a request (code actions, pulled diagnostics) is worked
+out again when the texts it read were edited while it ran.
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
 from pygls.io_ import StdoutWriter, run_async
@@ -27,7 +32,8 @@ from pygls.lsp.server import LanguageServer
 
 from tritonlint import __version__
 from tritonlint.diagnostics import Diagnostic
-from tritonlint.engine import CheckResult
+from tritonlint.engine import CheckResult, LintOptions
+from tritonlint.fixing import fix_paths
 from tritonlint.lsp import actions, features, watching
 from tritonlint.lsp.convert import shown_in, to_lsp
 from tritonlint.lsp.positions import Positions
@@ -38,6 +44,15 @@ from tritonlint.lsp.stdio import PipeReader, is_pipe
 from tritonlint.lsp.uris import path_of
 from tritonlint.repository.model import ModelFolder
 
+_T = TypeVar("_T")
+
+#: How many times a request's engine work is done before giving up on texts that keep
+#: changing meanwhile.
+TRIES = 3
+
+#: How long the server waits for the editor's answer to its settings request, in seconds.
+SETTINGS_TIMEOUT = 5.0
+
 
 class TritonLintServer(LanguageServer):
     """The server's state: the engine workspaces and what was last published on each file."""
@@ -46,8 +61,6 @@ class TritonLintServer(LanguageServer):
         super().__init__("tritonlint", __version__, protocol_cls=Protocol)
         self.projects = Projects()
         self.folders: list[Path] = []
-        #: Each file's findings as last published.
-        self.shown: dict[Path, list[actions.Shown]] = {}
         #: The URI the client uses for each open file.
         self.uris: dict[Path, str] = {}
         #: Per workspace (by id), the workspace and the checks of it.
@@ -63,6 +76,11 @@ class TritonLintServer(LanguageServer):
         self.reader: PipeReader | None = None
         #: The client pulls diagnostics (``textDocument/diagnostic``) instead of being sent them.
         self.pull = False
+        #: Set once the editor's settings asked for at start-up are in place (and with them the
+        #: repositories of the workspace folders): nothing is checked before, so that no finding
+        #: of the default options is shown (a pulling client that cannot be asked to pull again
+        #: would keep it until the next edit).
+        self.configured = asyncio.Event()
 
     # -- the connection ---------------------------------------------------------------------------
 
@@ -114,11 +132,22 @@ class TritonLintServer(LanguageServer):
     def uri_of(self, path: Path) -> str:
         return self.uris.get(path) or path.as_uri()
 
-    def positions(self, project: Project) -> Callable[[Path], Positions | None]:
-        """Converters for the texts ``project`` checked (cached for one publication)."""
-        encoding = types.PositionEncodingKind(
+    def open_texts(self) -> dict[Path, str]:
+        """The editor's text of each open document."""
+        return {
+            path: self.workspace.get_text_document(uri).source for path, uri in self.uris.items()
+        }
+
+    @property
+    def encoding(self) -> types.PositionEncodingKind:
+        """The position encoding agreed with the client."""
+        return types.PositionEncodingKind(
             self.workspace.position_encoding or types.PositionEncodingKind.Utf16
         )
+
+    def positions(self, project: Project) -> Callable[[Path], Positions | None]:
+        """Converters for the texts ``project`` checked (cached for one publication)."""
+        encoding = self.encoding
         cache: dict[Path, Positions | None] = {}
 
         def positions(path: Path) -> Positions | None:
@@ -219,12 +248,29 @@ class TritonLintServer(LanguageServer):
             found.extend(_files(result, repository.by_name.get(name)).get(path, []))
         return found
 
+    async def current(self, project: Project, work: Callable[[], Callable[[], _T]]) -> _T | None:
+        """What ``work()`` (called here, on the event loop) returns when run in a thread, run
+        again while texts ``project`` checks were edited meanwhile; None when they were each
+        time (of :data:`TRIES`)."""
+        for _ in range(TRIES):
+            generation = project.generation
+            done = await asyncio.to_thread(work())
+            if project.generation == generation:
+                return done
+        return None
+
+    async def checked(self, project: Project) -> CheckResult | None:
+        """A check of the current texts of ``project`` (None: they kept changing)."""
+        async with self._locks.setdefault(id(project), asyncio.Lock()):
+            return await self.current(project, lambda: project.workspace.check)
+
     async def pulled(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:
         """The diagnostics of ``uri`` for a client that pulls them: checked now (what an edit
         changes is checked at once, without waiting for typing to stop)."""
         path = path_of(uri)
         if path is None:
             return types.RelatedFullDocumentDiagnosticReport(items=[])
+        await self.configured.wait()
         project = self.projects.for_file(path)
         self.tell_problems()
         async with self._locks.setdefault(id(project), asyncio.Lock()):
@@ -232,13 +278,73 @@ class TritonLintServer(LanguageServer):
         if result.rechecked - self._models_showing(project, path) and _refresh_supported(self):
             self.workspace_diagnostic_refresh(None)  # other files' findings may have changed
         positions = self.positions(project)
-        shown = [(d, to_lsp(d, positions)) for d in self.findings(project, result, path)]
-        self.shown[path] = shown
-        items = [lsp for _, lsp in shown]
-        result_id = hashlib.sha256(repr(items).encode()).hexdigest()[:16]
+        items = [to_lsp(d, path, positions) for d in self.findings(project, result, path)]
+        result_id = _result_id(items)
         if previous == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
         return types.RelatedFullDocumentDiagnosticReport(items=items, result_id=result_id)
+
+    async def workspace_pulled(
+        self, previous: Sequence[types.PreviousResultId]
+    ) -> types.WorkspaceDiagnosticReport:
+        """A report on every config file of every repository the server checks (and each
+        open config outside them): the editor's text where it is open, else the disk's; one
+        the client has a result id for that still holds is *unchanged*."""
+        await self.configured.wait()
+        known = {entry.uri: entry.value for entry in previous}
+        reports: list[types.WorkspaceDocumentDiagnosticReport] = []
+        for key, project in sorted(self.projects.by_key.items()):
+            if project.workspace.root is None and key not in self.uris:
+                continue  # a loose config no longer open
+            result = await self.checked(project)
+            if result is None:
+                continue  # edited all along: the client keeps what it has
+            if not self.pull:
+                self.publish_later(project, result)
+            reports.extend(self._workspace_reports(key, project, result, known))
+        self.tell_problems()
+        return types.WorkspaceDiagnosticReport(items=reports)
+
+    def _workspace_reports(
+        self, key: Path, project: Project, result: CheckResult, known: dict[str, str]
+    ) -> list[types.WorkspaceDocumentDiagnosticReport]:
+        """A report on each config file of ``project`` (the workspace ``key`` names)."""
+        positions = self.positions(project)
+        files: dict[Path, list[Diagnostic]] = {}
+        if project.workspace.root is None:
+            files[key] = []  # the loose config
+        for model in project.workspace.repository.target_models():
+            if model.loader is not None and project.workspace.root is not None:
+                files.update({path: [] for path in _files_of(model)})
+            for path, found in _files(result, model).items():
+                files.setdefault(path, []).extend(found)
+        reports: list[types.WorkspaceDocumentDiagnosticReport] = []
+        for path, found in sorted(files.items()):
+            uri = self.uri_of(path)
+            document = self.workspace.text_documents.get(uri) if path in self.uris else None
+            version = document.version if document is not None else None
+            items = [to_lsp(d, path, positions) for d in found]
+            result_id = _result_id(items)
+            if known.get(uri) == result_id:
+                reports.append(
+                    types.WorkspaceUnchangedDocumentDiagnosticReport(
+                        uri=uri, result_id=result_id, version=version
+                    )
+                )
+            else:
+                reports.append(
+                    types.WorkspaceFullDocumentDiagnosticReport(
+                        uri=uri, items=items, result_id=result_id, version=version
+                    )
+                )
+        return reports
+
+    def publish_later(self, project: Project, result: CheckResult) -> None:
+        """A check made to answer a request re-checked models: publish them (the scheduled
+        check that does so would find nothing re-checked)."""
+        if result.rechecked:
+            self._unpublished.setdefault(id(project), set()).update(result.rechecked)
+            self.schedule(project)
 
     def _publish_file(
         self,
@@ -246,14 +352,12 @@ class TritonLintServer(LanguageServer):
         found: list[Diagnostic],
         positions: Callable[[Path], Positions | None],
     ) -> None:
-        shown = [(d, to_lsp(d, positions)) for d in found]
-        self.shown[path] = shown
         uri = self.uri_of(path)
         document = self.workspace.text_documents.get(uri) if path in self.uris else None
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=uri,
-                diagnostics=[lsp for _, lsp in shown],
+                diagnostics=[to_lsp(d, path, positions) for d in found],
                 version=document.version if document is not None else None,
             )
         )
@@ -270,7 +374,8 @@ class TritonLintServer(LanguageServer):
         self.tell_problems()
         project.workspace.change(path, self.workspace.get_text_document(uri).source)
         project.generation += 1
-        self.schedule(project, delay, also=path)
+        if self.configured.is_set():  # before, the start-up's reload checks every open text
+            self.schedule(project, delay, also=path)
 
     def closed(self, uri: str) -> None:
         path = path_of(uri)
@@ -384,6 +489,11 @@ def _files(result: CheckResult, model: ModelFolder | None) -> dict[Path, list[Di
     return files
 
 
+def _result_id(items: list[types.Diagnostic]) -> str:
+    """A pulled report's result id: the same diagnostics, the same id."""
+    return hashlib.sha256(repr(items).encode()).hexdigest()[:16]
+
+
 def _refresh_supported(ls: TritonLintServer) -> bool:
     workspace = ls.client_capabilities.workspace
     diagnostics = workspace.diagnostics if workspace is not None else None
@@ -419,7 +529,10 @@ def create_server() -> TritonLintServer:
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: TritonLintServer, params: types.InitializedParams) -> None:
-        ls.reload(await _editor_settings(ls))
+        try:  # the workspaces made for documents opened meanwhile are made again, with them
+            ls.reload(await _editor_settings(ls), force=True)
+        finally:
+            ls.configured.set()
         await ls.watch()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -438,13 +551,19 @@ def create_server() -> TritonLintServer:
     @server.feature(
         types.TEXT_DOCUMENT_DIAGNOSTIC,
         types.DiagnosticOptions(
-            identifier="tritonlint", inter_file_dependencies=True, workspace_diagnostics=False
+            identifier="tritonlint", inter_file_dependencies=True, workspace_diagnostics=True
         ),
     )
     async def diagnostic(
         ls: TritonLintServer, params: types.DocumentDiagnosticParams
     ) -> types.DocumentDiagnosticReport:
         return await ls.pulled(params.text_document.uri, params.previous_result_id)
+
+    @server.feature(types.WORKSPACE_DIAGNOSTIC)
+    async def workspace_diagnostic(
+        ls: TritonLintServer, params: types.WorkspaceDiagnosticParams
+    ) -> types.WorkspaceDiagnosticReport:
+        return await ls.workspace_pulled(params.previous_result_ids)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def configuration(
@@ -472,8 +591,10 @@ def create_server() -> TritonLintServer:
         types.TEXT_DOCUMENT_CODE_ACTION,
         types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix, actions.FIX_ALL]),
     )
-    def code_action(ls: TritonLintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
-        return _code_actions(ls, params)
+    async def code_action(
+        ls: TritonLintServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction]:
+        return await _code_actions(ls, params)
 
     @server.feature(types.TEXT_DOCUMENT_FORMATTING)
     def formatting(
@@ -487,10 +608,7 @@ def create_server() -> TritonLintServer:
         if isinstance(edits, Refusal):
             ls.log(f"{uri}: not formatted: {edits.message}", types.MessageType.Warning)
             return []
-        encoding = types.PositionEncodingKind(
-            ls.workspace.position_encoding or types.PositionEncodingKind.Utf16
-        )
-        positions = Positions(text, encoding)
+        positions = Positions(text, ls.encoding)
         return [types.TextEdit(range=positions.range(e.span), new_text=e.new_text) for e in edits]
 
     features.register(server)
@@ -503,49 +621,103 @@ async def _editor_settings(ls: TritonLintServer) -> EditorSettings:
     if workspace is None or not workspace.configuration:
         return ls.projects.editor
     try:
-        sections = await ls.workspace_configuration_async(
-            types.ConfigurationParams(items=[types.ConfigurationItem(section="tritonlint")])
+        sections = await asyncio.wait_for(
+            ls.workspace_configuration_async(
+                types.ConfigurationParams(items=[types.ConfigurationItem(section="tritonlint")])
+            ),
+            SETTINGS_TIMEOUT,
         )
+    except TimeoutError:  # a client that never answers must not hold every check back
+        ls.log(f"tritonlint: the editor did not send its settings in {SETTINGS_TIMEOUT:g} s")
+        return ls.projects.editor
     except Exception as error:  # a client that fails to answer keeps the settings as they are
         ls.log(f"tritonlint: could not read the editor's settings: {error}")
         return ls.projects.editor
     return EditorSettings.from_client(sections[0] if sections else None)
 
 
-def _code_actions(ls: TritonLintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+async def _code_actions(
+    ls: TritonLintServer, params: types.CodeActionParams
+) -> list[types.CodeAction]:
+    """The code actions on ``params.range``, from a check of the current texts (one made
+    for the request: what was last published may be older than an edit of another file
+    that a fix also edits)."""
     path = path_of(params.text_document.uri)
     if path is None:
         return []
-    only = params.context.only
-    uri = params.text_document.uri
     project = ls.projects.for_file(path)
-    text = project.workspace.text(path) or ""
-    encoding = types.PositionEncodingKind(
-        ls.workspace.position_encoding or types.PositionEncodingKind.Utf16
-    )
-    positions = Positions(text, encoding)
-    found: list[types.CodeAction] = []
-    if only is None or any(types.CodeActionKind.QuickFix.value.startswith(k) for k in only):
-        converters = ls.positions(project)
-        for shown in ls.shown.get(path, []):
-            if not _overlaps(shown[1].range, params.range):
-                continue
-            found.extend(actions.quick_fixes(shown, converters, ls.uri_of))
-            if shown[0].span is not None:
-                found.append(actions.disable_line(shown, text, positions, uri))
-            found.append(actions.disable_file(shown, text, uri))
-    if only is None or any(actions.FIX_ALL.startswith(k) for k in only):
-        result = project.workspace.check()
-        ls._unpublished.setdefault(id(project), set()).update(result.rechecked)
-        if result.rechecked:
-            ls.schedule(project)
-        fix_all = actions.fix_all(path, uri, result.for_file(path), positions)
+    result = await ls.checked(project)
+    if result is None:
+        return []  # edited all along: the next request gets actions for the newest text
+    ls.publish_later(project, result)
+    found = _finding_actions(ls, params, project, result, path)
+    if _wants_fix_all(params.context) and _fixable(ls, project, result, path):
+        texts = ls.open_texts
+        options = project.workspace.options
+        changed = await ls.current(project, lambda: partial(_fixed_files, path, options, texts()))
+        fix_all = actions.fix_all(changed or {}, ls.encoding, ls.uri_of)
         if fix_all is not None:
             found.append(fix_all)
     unique: dict[str, types.CodeAction] = {}
     for action in found:  # one "Disable TL201 ..." for two TL201 findings on a line
         unique.setdefault(action.title, action)
     return list(unique.values())
+
+
+def _finding_actions(
+    ls: TritonLintServer,
+    params: types.CodeActionParams,
+    project: Project,
+    result: CheckResult,
+    path: Path,
+) -> list[types.CodeAction]:
+    """The quick fixes and suppressions of the findings on ``params.range``."""
+    only = params.context.only
+    if only is not None and not any(
+        types.CodeActionKind.QuickFix.value.startswith(k) for k in only
+    ):
+        return []
+    uri = params.text_document.uri
+    text = project.workspace.text(path) or ""
+    positions = ls.positions(project)
+    own = positions(path) or Positions(text, ls.encoding)
+    found: list[types.CodeAction] = []
+    for diagnostic in ls.findings(project, result, path):
+        shown = (diagnostic, to_lsp(diagnostic, path, positions))
+        if not _overlaps(shown[1].range, params.range):
+            continue
+        found.extend(actions.quick_fixes(shown, positions, ls.uri_of))
+        if diagnostic.span is not None:
+            found.append(actions.disable_line(shown, text, own, uri))
+        found.append(actions.disable_file(shown, text, uri))
+    return found
+
+
+def _wants_fix_all(context: types.CodeActionContext) -> bool:
+    """Whether to work out "fix all": asked for by its kind, or all actions asked for by
+    the user (not the editor's own automatic asking, as the cursor moves)."""
+    if context.only is not None:
+        return any(actions.FIX_ALL.startswith(kind) for kind in context.only)
+    return context.trigger_kind != types.CodeActionTriggerKind.Automatic
+
+
+def _fixable(ls: TritonLintServer, project: Project, result: CheckResult, path: Path) -> bool:
+    """Whether a finding of the models shown on ``path`` has a safe fix (else the fixer
+    would change nothing)."""
+    repository = project.workspace.repository
+    models = [repository.by_name[name] for name in ls._models_showing(project, path)]
+    return any(
+        diagnostic.fix_to_apply(unsafe=False) is not None
+        for model in models
+        for diagnostic in result.by_model.get(model.path, [])
+    )
+
+
+def _fixed_files(
+    path: Path, options: LintOptions, texts: dict[Path, str]
+) -> dict[Path, tuple[str, str]]:
+    """What ``tritonlint --fix path`` changes, with ``texts`` in place of those files."""
+    return fix_paths([path], options, texts=texts).changed
 
 
 def main() -> int:

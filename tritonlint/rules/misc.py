@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tritonlint.diagnostics import Severity
+from tritonlint.repository import backend_parameters
 from tritonlint.repository.model import path_problem
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import Finding, rule
@@ -99,19 +100,26 @@ def python_execution_env_missing(ctx: ModelContext) -> Iterator[Finding]:
         )
 
 
+def _documented(backend: str, key: str) -> tuple[str, ...]:
+    """The values ``backend`` documents for ``key`` (and refuses any other, for the keys
+    checked here)."""
+    known = backend_parameters.parameter(backend, key)
+    return tuple(choice.value for choice in known.choices) if known is not None else ()
+
+
 def _bad_parameter(backend: str, key: str, value: str, model: str) -> str | None:
     """The backend's refusal of one parameter value, or None (values are always strings)."""
     if (
         backend == "python"
         and key == "FORCE_CPU_ONLY_INPUT_TENSORS"
-        and value
-        not in (
-            "yes",
-            "no",
-        )
+        and value not in _documented(backend, key)
     ):
         return f"Incorrect value for FORCE_CPU_ONLY_INPUT_TENSORS: {value}'"
-    if backend == "onnxruntime" and key == "execution_mode" and value not in ("0", "1"):
+    if (
+        backend == "onnxruntime"
+        and key == "execution_mode"
+        and value not in _documented(backend, key)
+    ):
         return (
             "Invalid configuration value provided. Expected values for  execution_mode are 0 or "
             f"1 but got {value} ."

@@ -1,0 +1,135 @@
+/**
+ * Finds tritonlint, starts its language server, restarts it when asked or when the settings
+ * that choose it change, and tells the user when it cannot.
+ */
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+
+import { SECTION, createClient } from './client';
+import { type Probe, probeVersion } from './probe';
+import { onInterpreterChange, selectedInterpreter } from './python';
+import { findServer } from './resolve';
+import { type Choices, type Variables, candidates, commandLine, withArgs } from './serverCommand';
+import { MINIMUM_SERVER_VERSION } from './version';
+
+/** Where the notification's button leads: how to install tritonlint for the extension. */
+export const INSTALL_DOCS_URL =
+  'https://github.com/tritonlint/tritonlint/blob/main/vscode-extension/README.md#requirements';
+
+/** `--version` loads Python; a cold start on a busy machine can take seconds. */
+const PROBE_TIMEOUT_MS = 30_000;
+
+export class ServerController implements vscode.Disposable {
+  private client: LanguageClient | undefined;
+  private pending: Promise<void> = Promise.resolve();
+  private interpreterWatch: vscode.Disposable | undefined;
+
+  constructor(private readonly log: vscode.LogOutputChannel) {}
+
+  /** Stops the server, if running, and starts it again; calls run one after the other. */
+  restart(reason: string): Promise<void> {
+    this.pending = this.pending
+      .then(() => this.replace(reason))
+      .catch((error: unknown) => {
+        const message = `tritonlint: the server could not be started: ${String(error)}`;
+        this.log.error(message);
+        this.notify(message);
+      });
+    return this.pending;
+  }
+
+  /** Whether the server is chosen by the settings, not by the Python extension or the PATH. */
+  static chosenBySettings(): boolean {
+    return candidates(choices(), variables())[0].origin !== 'search-path';
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      try {
+        await client.stop();
+      } catch (error) {
+        this.log.warn(`the server did not stop cleanly: ${String(error)}`);
+      }
+    }
+  }
+
+  dispose(): void {
+    this.interpreterWatch?.dispose();
+    void this.stop();
+  }
+
+  private async replace(reason: string): Promise<void> {
+    this.log.info(`starting the server (${reason})`);
+    await this.stop();
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    const cwd = folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+    let chosen = choices();
+    if (!ServerController.chosenBySettings()) {
+      chosen = { ...chosen, selectedInterpreter: await selectedInterpreter(this.log, folder?.uri) };
+      await this.watchInterpreter();
+    }
+    const places = candidates(chosen, variables(cwd));
+    const probe: Probe = async (program) => {
+      const result = await probeVersion(program, { cwd, timeoutMs: PROBE_TIMEOUT_MS });
+      this.log.info(
+        `${commandLine(program)}: ${result.kind === 'found' ? `tritonlint ${result.version}` : result.detail}`,
+      );
+      return result;
+    };
+    const resolution = await findServer(places, probe, MINIMUM_SERVER_VERSION);
+    if (resolution.kind === 'problem') {
+      this.log.error(resolution.message);
+      this.notify(resolution.message);
+      return;
+    }
+    const program = withArgs(resolution.candidate, 'lsp');
+    this.log.info(`running ${commandLine(program)} (tritonlint ${resolution.version})`);
+    const client = createClient(program, cwd, this.log);
+    this.client = client;
+    try {
+      await client.start();
+    } catch (error) {
+      this.client = undefined;
+      const message = `The tritonlint server (${commandLine(program)}) did not start: ${String(error)}`;
+      this.log.error(message);
+      this.notify(message);
+    }
+  }
+
+  /** Restarts the server when another interpreter is selected, while no setting chooses it. */
+  private async watchInterpreter(): Promise<void> {
+    if (this.interpreterWatch) {
+      return;
+    }
+    this.interpreterWatch = await onInterpreterChange(this.log, () => {
+      if (!ServerController.chosenBySettings()) {
+        void this.restart('another Python interpreter was selected');
+      }
+    });
+  }
+
+  private notify(message: string): void {
+    const install = 'How to Install';
+    const output = 'Show Output';
+    void vscode.window.showErrorMessage(message, install, output).then((choice) => {
+      if (choice === install) {
+        void vscode.env.openExternal(vscode.Uri.parse(INSTALL_DOCS_URL));
+      } else if (choice === output) {
+        this.log.show();
+      }
+    });
+  }
+}
+
+/** The settings that choose tritonlint, as they apply to the first workspace folder. */
+function choices(): Choices {
+  const settings = vscode.workspace.getConfiguration(SECTION, vscode.workspace.workspaceFolders?.[0]?.uri);
+  return { path: settings.get('path'), interpreter: settings.get('interpreter') };
+}
+
+function variables(workspaceFolder?: string): Variables {
+  return { workspaceFolder, userHome: os.homedir(), env: process.env };
+}

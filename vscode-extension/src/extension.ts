@@ -1,0 +1,40 @@
+/**
+ * The extension's entry point: the output channel, the commands, and the server's life.
+ */
+import * as vscode from 'vscode';
+
+import { SECTION } from './client';
+import { ServerController } from './controller';
+import { followAllPbtxtFiles } from './pbtxtFiles';
+
+let controller: ServerController | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  // vscode-languageclient 11 writes to the channel with .info(), .error()...: a LogOutputChannel.
+  const log = vscode.window.createOutputChannel('tritonlint', { log: true });
+  const server = new ServerController(log);
+  controller = server;
+  context.subscriptions.push(
+    log,
+    server,
+    vscode.commands.registerCommand('tritonlint.restart', () => server.restart('the Restart Server command')),
+    vscode.commands.registerCommand('tritonlint.showOutput', () => log.show()),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      const changed = ['path', 'interpreter'].find((key) => event.affectsConfiguration(`${SECTION}.${key}`));
+      if (changed) {
+        void server.restart(`${SECTION}.${changed} changed`);
+      }
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      if (ServerController.chosenBySettings()) {
+        void server.restart('the workspace is trusted: its settings may name another tritonlint');
+      }
+    }),
+    followAllPbtxtFiles(),
+  );
+  await server.restart('the extension was activated');
+}
+
+export function deactivate(): Promise<void> | undefined {
+  return controller?.stop();
+}
