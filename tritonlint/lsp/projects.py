@@ -4,7 +4,8 @@ A repository found in the editor's workspace folders (as the command line finds 
 repository of a model whose config is opened, is checked by one engine
 :class:`~tritonlint.engine.Workspace`; a ``.pbtxt`` outside every model folder by a workspace
 of its own. Options come from the project's settings file, with the editor's settings
-(``tritonlint.tritonVersion``, ``select``, ``ignore``) over them.
+(``tritonlint.tritonVersion``, ``select``, ``ignore``) over them; ``run`` says when
+an edited document is checked.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ class EditorSettings:
     triton_version: str | None = None
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
+    #: ``run: onSave``: a document is checked when opened and saved, not as it is typed.
+    on_save: bool = False
 
     @classmethod
     def from_client(cls, section: object) -> EditorSettings:
@@ -37,6 +40,7 @@ class EditorSettings:
             version if isinstance(version, str) and version else None,
             _codes(section.get("select")),
             _codes(section.get("ignore")),
+            section.get("run") == "onSave",
         )
 
 

@@ -364,12 +364,16 @@ class TritonLintServer(LanguageServer):
 
     # -- documents ---------------------------------------------------------------------------
 
-    def edited(self, uri: str, delay: float) -> None:
-        """The editor's text of ``uri`` changed (or was opened): check it."""
+    def edited(self, uri: str, delay: float, typed: bool = False) -> None:
+        """The editor's text of ``uri`` was opened, saved or (``typed``) changed: check it.
+        With ``run: onSave``, a typed change is not checked: the workspace keeps the text as
+        last opened or saved (the editor features read the editor's text)."""
         path = path_of(uri)
         if path is None:
             return
         self.uris[path] = uri
+        if typed and self.projects.editor.on_save:
+            return
         project = self.projects.for_file(path)
         self.tell_problems()
         project.workspace.change(path, self.workspace.get_text_document(uri).source)
@@ -577,7 +581,7 @@ def create_server() -> TritonLintServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: TritonLintServer, params: types.DidChangeTextDocumentParams) -> None:
-        ls.edited(params.text_document.uri, ls.debounce)
+        ls.edited(params.text_document.uri, ls.debounce, typed=True)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: TritonLintServer, params: types.DidSaveTextDocumentParams) -> None:
