@@ -1,0 +1,391 @@
+// Drives VS Code (code-server) in headless Chromium as a person would, and writes down what
+// the workbench shows: the squiggles under the characters they cover, the Problems panel,
+// hovers, the quick fix menu, the completion list and the files saved after a quick fix and
+// after Format Document. tests/vscode/test_vscode_e2e.py starts code-server, runs this and
+// judges observations.json; this script asserts nothing itself, it only waits (each wait
+// bounded) for what the plan says should appear.
+//
+// env: CS_URL          the workbench's address
+//      PLAN            JSON: what to open, wait for and do (see test_vscode_e2e.py)
+//      WORKSPACE       the folder code-server has open (saved files are read from there)
+//      OUT_DIR         screenshots, observations.json, browser-console.log
+//      PLAYWRIGHT_CORE the playwright-core package folder; CHROMIUM the browser
+//      STEP_TIMEOUT_MS the longest wait of one step (default 60000)
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const { chromium } = createRequire(import.meta.url)(process.env.PLAYWRIGHT_CORE);
+const plan = JSON.parse(process.env.PLAN);
+const OUT = process.env.OUT_DIR;
+const WORKSPACE = process.env.WORKSPACE;
+const STEP = Number(process.env.STEP_TIMEOUT_MS || 60000);
+fs.mkdirSync(OUT, { recursive: true });
+
+const started = Date.now();
+const seen = { timings: {}, errors: {} };
+const log = (text) => console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${text}`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Calls `probe` until it returns something truthy, for at most `ms`. */
+async function until(what, probe, ms = STEP) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe().catch(() => undefined);
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms / 1000} s waiting for ${what}`);
+    await sleep(250);
+  }
+}
+
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM,
+  headless: true,
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-dev-shm-usage',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+});
+const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+const consoleLines = [];
+page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
+page.on('pageerror', (e) => consoleLines.push(`[pageerror] ${e.message}`));
+
+const shot = (name) => page.screenshot({ path: path.join(OUT, name) });
+const editor = () => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
+const quickInput = page.locator('.quick-input-widget input');
+
+/** Opens Quick Open (Ctrl+P) or the command palette (F1); the first keys can be lost while
+ * the workbench is still starting, hence the retries. */
+async function openQuickInput(key) {
+  for (let i = 0; i < 5; i++) {
+    await page.keyboard.press(key);
+    try {
+      await quickInput.waitFor({ state: 'visible', timeout: 3000 });
+      return;
+    } catch {
+      await page.keyboard.press('Escape');
+    }
+  }
+  throw new Error(`${key} did not open the quick input`);
+}
+
+async function openFile(relative) {
+  await openQuickInput('Control+P');
+  await quickInput.fill(relative);
+  const name = path.basename(relative);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: STEP });
+  await page.keyboard.press('Enter');
+  // The tab's label holds the file's path.
+  const tab = page.locator('.editor-group-container.active .tab.active .monaco-icon-label');
+  await until(`the editor of ${relative}`, async () => (await tab.getAttribute('aria-label'))?.includes(relative));
+  await editor().locator('.view-lines').waitFor({ timeout: STEP });
+}
+
+/** Moves the cursor with Quick Open's `:line:column`. */
+async function goTo(line, column) {
+  await openQuickInput('Control+P');
+  await quickInput.fill(`:${line}:${column}`);
+  await page.keyboard.press('Enter');
+  await quickInput.waitFor({ state: 'hidden', timeout: STEP });
+}
+
+async function runCommand(label) {
+  await openQuickInput('F1');
+  await quickInput.fill(`>${label}`);
+  const row = page
+    .locator('.quick-input-list .monaco-list-row')
+    .filter({ has: page.getByText(label, { exact: true }) })
+    .first();
+  await row.waitFor({ timeout: STEP });
+  await row.click();
+  await quickInput.waitFor({ state: 'hidden', timeout: STEP });
+}
+
+// Text the editor shows between the file's characters (inlay hints): its classes come from
+// Monaco's dynamic CSS rules.
+const INJECTED = '[class*="dyn-rule-"]';
+
+/** The squiggles of the active editor: severity, the line (from the line numbers beside it)
+ * and the characters under each, with the pixels of both ends. */
+function squiggles() {
+  return editor().evaluate((root, INJECTED) => {
+    const numbers = [...root.querySelectorAll('.margin-view-overlays .line-numbers')];
+    const lines = [...root.querySelectorAll('.view-lines .view-line')];
+    const middle = (r) => r.top + r.height / 2;
+    const around = (el, y) => {
+      const r = el.getBoundingClientRect();
+      return r.top <= y && y < r.bottom;
+    };
+    return [...root.querySelectorAll('.view-overlays [class*="squiggly-"]')].map((squiggle) => {
+      const box = squiggle.getBoundingClientRect();
+      const y = middle(box);
+      const number = numbers.find((el) => around(el, y));
+      const line = lines.find((el) => around(el, y));
+      const under = [];
+      let column = 0;
+      const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.parentElement.closest(INJECTED)) continue;
+        for (let i = 0; i < node.length; i++) {
+          column += 1;
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const r = range.getBoundingClientRect();
+          const x = r.left + r.width / 2;
+          if (x >= box.left && x <= box.right) under.push({ column, char: node.data[i], left: r.left, right: r.right });
+        }
+      }
+      return {
+        severity: [...squiggle.classList].find((c) => c.startsWith('squiggly-')).slice('squiggly-'.length),
+        line: Number(number?.textContent),
+        column: under[0]?.column ?? null,
+        text: under
+          .map((u) => u.char)
+          .join('')
+          .replaceAll('\u00a0', ' '),
+        squiggle: [box.left, box.right],
+        characters: under.length ? [under[0].left, under[under.length - 1].right] : null,
+      };
+    });
+  }, INJECTED);
+}
+
+/** The middle of `word` on line `number` of the active editor, in page pixels. */
+function wordCentre(number, word) {
+  return editor()
+    .evaluate(
+      (root, [number, word, INJECTED]) => {
+        const y = [...root.querySelectorAll('.margin-view-overlays .line-numbers')]
+          .find((el) => Number(el.textContent) === number)
+          .getBoundingClientRect();
+        const line = [...root.querySelectorAll('.view-lines .view-line')].find((el) => {
+          const r = el.getBoundingClientRect();
+          return Math.abs(r.top - y.top) < 2;
+        });
+        const node = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+        for (let text = node.nextNode(); text; text = node.nextNode()) {
+          if (text.parentElement.closest(INJECTED)) continue;
+          const at = text.data.indexOf(word);
+          if (at < 0) continue;
+          const range = document.createRange();
+          range.setStart(text, at);
+          range.setEnd(text, at + word.length);
+          const r = range.getBoundingClientRect();
+          return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+        }
+        return null;
+      },
+      [number, word, INJECTED],
+    )
+    .then((point) => {
+      if (!point) throw new Error(`no "${word}" on line ${number}`);
+      return point;
+    });
+}
+
+async function hoverAt(point, expect) {
+  // The hover shows when the mouse comes to rest on a word: come from elsewhere, and again
+  // if the first approach did not show it.
+  for (let i = 0; i < 3; i++) {
+    await page.mouse.move(5, 5);
+    await sleep(300);
+    await page.mouse.move(point.x, point.y, { steps: 5 });
+    const hover = page.locator('.monaco-hover:visible', { hasText: expect }).first();
+    try {
+      await hover.waitFor({ timeout: STEP / 3 });
+      return await hover.innerText();
+    } catch {
+      /* again */
+    }
+  }
+  throw new Error(`no hover with "${expect}"`);
+}
+
+/** Shows the Problems panel (Ctrl+Shift+M, which hides it when it has the focus). */
+async function showProblems() {
+  const panel = page.locator('.markers-panel');
+  if (!(await panel.isVisible())) await page.keyboard.press('Control+Shift+M');
+  await panel.waitFor({ state: 'visible', timeout: STEP });
+}
+
+const problemRows = () =>
+  page
+    .locator('.markers-panel .monaco-list-row')
+    .evaluateAll((rows) => rows.map((row) => ({ text: row.innerText, label: row.getAttribute('aria-label') })));
+
+async function problemsWhere(what, accept) {
+  return until(what, async () => {
+    const rows = await problemRows();
+    return accept(rows.map((r) => r.text).join('\n')) && rows;
+  });
+}
+
+const savedText = (relative) => fs.readFileSync(path.join(WORKSPACE, relative), 'utf8');
+
+async function saved(relative, before) {
+  await page.keyboard.press('Control+S');
+  return until(`${relative} saved`, async () => {
+    const text = savedText(relative);
+    return text !== before && text;
+  });
+}
+
+const steps = {
+  async workbench() {
+    await page.goto(process.env.CS_URL, { waitUntil: 'domcontentloaded', timeout: STEP });
+    await page.locator('.explorer-folders-view .monaco-list-row').first().waitFor({ timeout: STEP });
+    await page
+      .locator('.monaco-workbench')
+      .click({ position: { x: 640, y: 400 } })
+      .catch(() => {});
+  },
+
+  async open() {
+    await openFile(plan.file);
+  },
+
+  async diagnostics() {
+    seen.squiggles = await until(`${plan.squiggles} squiggles`, async () => {
+      const found = await squiggles();
+      return found.length >= plan.squiggles && found;
+    });
+    const { line, word, expect } = plan.diagnosticHover;
+    seen.diagnosticHover = await hoverAt(await wordCentre(line, word), expect);
+    await shot('diagnostics.png');
+  },
+
+  async problems() {
+    await page.mouse.move(5, 5);
+    await showProblems();
+    seen.problems = await problemsWhere(`the Problems rows of ${plan.problems.join(', ')}`, (text) =>
+      plan.problems.every((code) => text.includes(code)),
+    );
+    await shot('problems.png');
+  },
+
+  async hover() {
+    const point = await wordCentre(plan.hover.line, plan.hover.word);
+    seen.hover = await hoverAt(point, plan.hover.expect);
+    await shot('hover.png');
+  },
+
+  async quickfix() {
+    await page.mouse.move(5, 5);
+    await showProblems();
+    await goTo(plan.quickfix.line, plan.quickfix.column);
+    const menu = page.locator('.action-widget:not(.action-list-submenu-panel)');
+    for (let i = 0; i < 3 && !(await menu.isVisible()); i++) {
+      await page.keyboard.press('Control+.');
+      await menu.waitFor({ state: 'visible', timeout: STEP / 3 }).catch(() => {});
+    }
+    const action = menu.locator('.monaco-list-row.action', { hasText: plan.quickfix.title }).first();
+    await action.waitFor({ timeout: STEP });
+    seen.quickfixMenu = await menu.locator('.monaco-list-row.action .title').allInnerTexts();
+    await action.hover();
+    await shot('quickfix.png');
+    await action.click();
+    seen.afterQuickfix = await problemsWhere(
+      `${plan.quickfix.code} gone from Problems`,
+      (text) => !text.includes(plan.quickfix.code) && plan.problems.some((code) => text.includes(code)),
+    );
+    seen.savedAfterQuickfix = await saved(plan.file, savedText(plan.file));
+  },
+
+  async format() {
+    await runCommand('Format Document');
+    await page.locator('.editor-group-container.active .tab.active.dirty').waitFor({ timeout: STEP });
+    // The picture: the saved text beside the formatted one, with room for both.
+    await runCommand('View: Hide Panel');
+    await runCommand('View: Close Primary Side Bar');
+    await runCommand('File: Compare Active File with Saved');
+    await page.locator('.monaco-diff-editor').first().waitFor({ timeout: STEP });
+    await page.mouse.move(5, 5);
+    await sleep(1000); // the diff's decorations
+    await shot('format.png');
+    await runCommand('View: Close Editor');
+    seen.savedAfterFormat = await saved(plan.file, seen.savedAfterQuickfix);
+  },
+
+  async completion() {
+    await showProblems();
+    // Retype the start of a line (its indentation kept), as when correcting its value.
+    await goTo(plan.completion.line, 1);
+    await page.keyboard.press('End');
+    await page.keyboard.press('Shift+Home');
+    await page.keyboard.type(plan.completion.type, { delay: 50 });
+    const rows = page.locator('.editor-widget.suggest-widget.visible .monaco-list-row');
+    const wanted = rows.filter({ hasText: plan.completion.choose }).first();
+    try {
+      await wanted.waitFor({ timeout: STEP / 2 });
+    } catch {
+      await page.keyboard.press('Control+Space'); // the trigger character's request was lost
+      await wanted.waitFor({ timeout: STEP / 2 });
+    }
+    seen.completion = await rows.evaluateAll((els) => els.map((el) => el.getAttribute('aria-label')));
+    await shot('completion.png');
+    await wanted.click();
+    seen.afterCompletion = await problemsWhere(
+      `${plan.completion.code} gone from Problems`,
+      (text) => !text.includes(plan.completion.code) && plan.problems.some((code) => text.includes(code)),
+    );
+    seen.savedAfterCompletion = await saved(plan.file, seen.savedAfterFormat);
+  },
+};
+
+// Written after each step, so that a run stopped from outside still tells what it saw.
+const record = () => fs.writeFileSync(path.join(OUT, 'observations.json'), JSON.stringify(seen, null, 2) + '\n');
+
+// The steps that must have gone through for a step to mean anything; the others run anyway.
+const needs = {
+  open: ['workbench'],
+  diagnostics: ['open'],
+  problems: ['open'],
+  hover: ['open'],
+  quickfix: ['open'],
+  format: ['quickfix'], // it formats the fixed text
+  completion: ['format'], // it retypes a line of the formatted text
+};
+const done = new Set();
+
+let failed = false;
+for (const [name, step] of Object.entries(steps)) {
+  const missing = (needs[name] ?? []).filter((need) => !done.has(need));
+  if (missing.length) {
+    failed = true;
+    seen.errors[name] = `not run: ${missing.join(', ')} did not go through`;
+    log(`${name}: ${seen.errors[name]}`);
+    record();
+    continue;
+  }
+  const at = Date.now();
+  try {
+    await step();
+    seen.timings[name] = (Date.now() - at) / 1000;
+    done.add(name);
+    log(`${name}: done in ${seen.timings[name].toFixed(1)} s`);
+  } catch (error) {
+    failed = true;
+    seen.errors[name] = String(error?.stack ?? error);
+    log(`${name}: FAILED: ${error}`);
+    await shot(`failed-${name}.png`).catch(() => {});
+    const toasts = await page
+      .locator('.notifications-toasts .notification-list-item')
+      .allInnerTexts()
+      .catch(() => []);
+    if (toasts.length) log(`notifications: ${JSON.stringify(toasts)}`);
+    await page.keyboard.press('Escape').catch(() => {});
+  }
+  record();
+}
+
+fs.writeFileSync(path.join(OUT, 'browser-console.log'), consoleLines.join('\n') + '\n');
+await browser.close();
+log(failed ? 'some steps failed' : 'all steps done');
+process.exit(failed ? 1 : 0);

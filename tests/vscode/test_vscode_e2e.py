@@ -1,0 +1,297 @@
+"""The VS Code extension in a real VS Code (code-server, in headless Chromium), against this
+checkout's ``tritonlint lsp``.
+
+One VS Code session (e2e.mjs) opens a copy of model_repository/ beside this file and goes
+through what a user does; each test below judges one part of what the workbench showed. In that
+repository, `detector` is written untidily (the formatter's work) with two findings:
+`name: "detector_v2"` in the folder `detector` (TL201, with a safe fix) and
+`data_type: TYPE_FLOAT32` (TL105); `pipeline` is an ensemble whose second step maps `images`,
+which `classifier` does not have (TL713, TL714): the Problems panel lists it though it is never
+opened. `preprocess` and `classifier` are clean.
+
+The first run installs Chromium (apt), Node 24, code-server and playwright-core
+(scripts/vscode_e2e/setup.sh, into ~/.cache/tritonlint-vscode-e2e); the tests are skipped only
+when the machine cannot install them.
+
+TRITONLINT_E2E_ARTEFACTS names the folder for the screenshots and logs (default: a temporary
+folder, printed); TRITONLINT_E2E_UPDATE_IMAGES=1 (scripts/vscode_e2e/screenshots.sh) copies
+the screenshots of a run where every step went through into vscode-extension/images/, the
+extension README's pictures.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import pytest
+from vscode_session import (
+    ROOT,
+    UNAVAILABLE,
+    Tools,
+    cache_dir,
+    code_server,
+    run_script,
+    run_setup,
+)
+
+pytestmark = pytest.mark.slow
+
+FIXTURE = Path(__file__).with_name("model_repository")
+SCRIPT = Path(__file__).with_name("e2e.mjs")
+IMAGES = ROOT / "vscode-extension" / "images"
+SCREENSHOTS = ["diagnostics", "problems", "hover", "completion", "quickfix", "format"]
+
+FILE = "model_repository/detector/config.pbtxt"
+QUICK_FIX = 'Set name to "detector", the model folder\'s name'
+HOVER = "The largest batch the model accepts."
+#: What e2e.mjs does and waits for.
+PLAN = {
+    "file": FILE,
+    "squiggles": 2,
+    "diagnosticHover": {"line": 12, "word": "TYPE_FLOAT32", "expect": "TL105"},
+    "problems": ["TL201", "TL105", "TL714", "TL713"],
+    "hover": {"line": 3, "word": "max_batch_size", "expect": HOVER},
+    "quickfix": {"line": 1, "column": 8, "title": QUICK_FIX, "code": "TL201"},
+    "completion": {"line": 14, "type": "data_type: ", "choose": "TYPE_FP32", "code": "TL105"},
+}
+DATA_TYPES = {  # the values of inference.DataType
+    *("TYPE_INVALID", "TYPE_BOOL", "TYPE_STRING", "TYPE_FP16", "TYPE_FP32", "TYPE_FP64"),
+    *("TYPE_UINT8", "TYPE_UINT16", "TYPE_UINT32", "TYPE_UINT64", "TYPE_BF16"),
+    *("TYPE_INT8", "TYPE_INT16", "TYPE_INT32", "TYPE_INT64"),
+}
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one VS Code session showed, and what is needed to explain a failure."""
+
+    seen: dict[str, Any]
+    findings: list[dict[str, Any]]  # `tritonlint check --output-format json` of the fixture
+    output: str
+    extension_log: str
+    artefacts: Path
+
+    def get(self, step: str, key: str) -> Any:
+        """An observation; a failure with the step's error and the logs where it is missing."""
+        if key not in self.seen:
+            pytest.fail(
+                f"step {step!r} did not get as far as {key!r}: "
+                f"{self.seen['errors'].get(step, 'an earlier step failed')}\n"
+                f"--- e2e.mjs\n{self.output}\n{self.extension_log}\n"
+                f"screenshots in {self.artefacts}",
+                pytrace=False,
+            )
+        return self.seen[key]
+
+
+@pytest.fixture(scope="module")
+def tools() -> Tools:
+    setup = run_setup()
+    if setup.returncode == UNAVAILABLE:
+        pytest.skip(setup.stderr.strip().splitlines()[-1])
+    assert setup.returncode == 0, f"scripts/vscode_e2e/setup.sh failed:\n{setup.stderr}"
+    return Tools.read(cache_dir() / "setup.json")
+
+
+def findings_of(workspace: Path) -> list[dict[str, Any]]:
+    """What `tritonlint check` reports for the repository in ``workspace``."""
+    check = subprocess.run(
+        [sys.executable, "-m", "tritonlint", "check", "--output-format", "json"],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    found: list[dict[str, Any]] = json.loads(check.stdout)
+    return found
+
+
+@pytest.fixture(scope="module")
+def run(tools: Tools, tmp_path_factory: pytest.TempPathFactory) -> Run:
+    folder = tmp_path_factory.mktemp("vscode")
+    workspace = folder / "workspace"
+    shutil.copytree(FIXTURE, workspace / "model_repository")
+    findings = findings_of(workspace)
+    artefacts = Path(os.environ.get("TRITONLINT_E2E_ARTEFACTS", folder / "artefacts"))
+    print(f"VS Code end-to-end screenshots and logs: {artefacts}")
+    artefacts.mkdir(parents=True, exist_ok=True)
+    for stale in [artefacts / "observations.json", *artefacts.glob("*.png")]:
+        stale.unlink(
+            missing_ok=True
+        )  # an earlier run's, in a folder named by TRITONLINT_E2E_ARTEFACTS
+    with code_server(tools, folder, workspace) as server:
+        status, output = run_script(
+            [str(tools.node), str(SCRIPT)],
+            env={
+                **os.environ,
+                "CS_URL": server.url,
+                "PLAN": json.dumps(PLAN),
+                "WORKSPACE": str(workspace),
+                "OUT_DIR": str(artefacts),
+                "PLAYWRIGHT_CORE": str(tools.playwright_core),
+                "CHROMIUM": str(tools.chromium),
+            },
+            timeout=10 * 60,
+        )
+        extension_log = server.extension_log()
+    (artefacts / "e2e.log").write_text(output)
+    (artefacts / "extension.log").write_text(extension_log)
+    print(output)
+    observations = artefacts / "observations.json"
+    seen = json.loads(observations.read_text()) if observations.exists() else {"errors": {}}
+    if os.environ.get("TRITONLINT_E2E_UPDATE_IMAGES") and status == 0:
+        IMAGES.mkdir(parents=True, exist_ok=True)
+        for name in SCREENSHOTS:
+            shutil.copyfile(artefacts / f"{name}.png", IMAGES / f"{name}.png")
+    return Run(seen, findings, output, extension_log, artefacts)
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """A row of the Problems panel, and the rows of its related places under it."""
+
+    folder: str  # the file's folder, as the file's row shows it
+    severity: str
+    code: str
+    message: str
+    line: int
+    column: int
+    related: tuple[str, ...] = ()
+
+
+PLACE = re.compile(r"\[Ln (\d+), Col (\d+)\]")
+
+
+def problems(rows: list[dict[str, str]]) -> list[Problem]:
+    """The Problems panel's rows, read back into findings.
+
+    A file's row is labelled "2 problems in file config.pbtxt of folder model_repository/x";
+    a finding's text is its message, source, code and place, a line each; the place of a
+    related location comes first in its text."""
+    found: list[Problem] = []
+    folder = ""
+    for row in rows:
+        label, lines = row["label"], row["text"].split("\n")
+        if " in file " in label:
+            folder = label.rpartition(" of folder ")[2]
+        elif label.startswith(("Error: ", "Warning: ", "Info: ")):
+            message, source, code, place = lines
+            assert source == "tritonlint", row
+            line, column = PLACE.fullmatch(place).groups()  # type: ignore[union-attr]
+            severity = label.partition(":")[0].lower()
+            found.append(Problem(folder, severity, code, message, int(line), int(column)))
+        else:
+            last = found[-1]
+            found[-1] = replace(last, related=(*last.related, "".join(lines)))
+    return sorted(found)
+
+
+def expected_problems(findings: list[dict[str, Any]]) -> list[Problem]:
+    """The Problems rows of `tritonlint check`'s findings."""
+    return sorted(
+        Problem(
+            str(Path(f["path"]).parent),
+            f["severity"],
+            f["code"],
+            f["message"],
+            f["line"],
+            f["column"],
+            tuple(
+                f"{Path(r['path']).name}[Ln {r['line']}, Col {r['column']}]:{r['message']}"
+                for r in f["related"]
+            ),
+        )
+        for f in findings
+    )
+
+
+def places(shown: list[Problem]) -> set[tuple[str, str, int, int]]:
+    return {(p.folder, p.code, p.line, p.column) for p in shown}
+
+
+def test_squiggles_underline_exactly_the_findings_characters(run: Run) -> None:
+    squiggles = run.get("diagnostics", "squiggles")
+    assert sorted((s["severity"], s["line"], s["column"], s["text"]) for s in squiggles) == [
+        ("error", 1, 7, '"detector_v2"'),
+        ("error", 12, 31, "TYPE_FLOAT32"),
+    ]
+    for squiggle in squiggles:  # from the first character's left edge to the last's right
+        assert squiggle["squiggle"] == pytest.approx(squiggle["characters"], abs=1.0)
+
+
+def test_hovering_a_squiggle_shows_its_finding(run: Run) -> None:
+    text = run.get("diagnostics", "diagnosticHover")
+    finding = next(f for f in run.findings if f["code"] == "TL105")
+    assert finding["message"] in text
+    assert "TL105" in text
+
+
+def test_problems_panel_lists_the_findings_of_open_and_unopened_files(run: Run) -> None:
+    shown = problems(run.get("problems", "problems"))
+    assert places(shown) == {
+        ("model_repository/detector", "TL201", 1, 7),
+        ("model_repository/detector", "TL105", 12, 31),
+        ("model_repository/pipeline", "TL714", 15, 19),
+        ("model_repository/pipeline", "TL713", 17, 24),
+    }
+    # Each row as the command line reports the finding: message, place, related places.
+    assert shown == expected_problems(run.findings)
+
+
+def test_hover_over_a_field_name_describes_the_field(run: Run) -> None:
+    text = run.get("hover", "hover")
+    assert text.startswith("max_batch_size: int32\n")
+    assert HOVER in text
+
+
+def test_quick_fix_sets_the_name_and_its_finding_goes(run: Run) -> None:
+    assert run.get("quickfix", "quickfixMenu") == [
+        QUICK_FIX,
+        "Disable TL201 for this line",
+        "Disable TL201 for this file",
+    ]
+    assert places(problems(run.get("quickfix", "afterQuickfix"))) == {
+        ("model_repository/detector", "TL105", 12, 31),
+        ("model_repository/pipeline", "TL714", 15, 19),
+        ("model_repository/pipeline", "TL713", 17, 24),
+    }
+    original = (FIXTURE / "detector" / "config.pbtxt").read_text()
+    assert run.get("quickfix", "savedAfterQuickfix") == original.replace(
+        'name: "detector_v2"', 'name: "detector"'
+    )
+
+
+def test_format_document_gives_the_formatters_text(run: Run) -> None:
+    before = run.get("quickfix", "savedAfterQuickfix")
+    after = run.get("format", "savedAfterFormat")
+    formatted = subprocess.run(
+        [sys.executable, "-m", "tritonlint", "format", "-"],
+        input=before.encode(),
+        capture_output=True,
+        check=True,
+    ).stdout
+    assert after != before
+    assert after.encode() == formatted
+
+
+def test_completion_offers_the_data_types_and_fixes_the_value(run: Run) -> None:
+    offered = [label.partition(",")[0] for label in run.get("completion", "completion")]
+    # The list shows the first dozen or so (it scrolls): all of them data types.
+    assert {"TYPE_BOOL", "TYPE_FP16", "TYPE_FP32", "TYPE_INT64", "TYPE_STRING"} <= set(offered)
+    assert set(offered) <= DATA_TYPES
+    assert places(problems(run.get("completion", "afterCompletion"))) == {
+        ("model_repository/pipeline", "TL714", 15, 19),
+        ("model_repository/pipeline", "TL713", 17, 24),
+    }
+    formatted = run.get("format", "savedAfterFormat")
+    assert run.get("completion", "savedAfterCompletion") == formatted.replace(
+        "data_type: TYPE_FLOAT32", "data_type: TYPE_FP32"
+    )
