@@ -8,6 +8,9 @@ notifications once they are done.
 
 Its workspace holds :class:`~tritonlint.lsp.documents.Document`\\ s, whose lines end where
 LSP ends them (pygls' own split them where ``str.splitlines`` does).
+
+A client cancels requests it no longer needs, often after their answer went out: that is
+normal, not worth the warning pygls logs for it (editors show it as an error).
 """
 
 from __future__ import annotations
@@ -65,3 +68,7 @@ class Protocol(LanguageServerProtocol):
                 self._request_futures.pop(key, None)
 
         return forget
+
+    def _handle_cancel_notification(self, msg_id: Any) -> None:
+        if msg_id in self._request_futures:
+            super()._handle_cancel_notification(msg_id)

@@ -7,7 +7,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { probeVersion } from '../src/probe';
 import { MINIMUM_SERVER_VERSION, isAtLeast } from '../src/version';
 
-const REPOSITORY = resolve(__dirname, '..', '..');
+// The repository holding this extension (set when the tests run from a copy of it).
+const REPOSITORY = process.env.TRITONLINT_CHECKOUT ?? resolve(__dirname, '..', '..');
 const scripts = mkdtempSync(join(tmpdir(), 'tritonlint-probe-'));
 afterAll(() => rmSync(scripts, { recursive: true, force: true }));
 
