@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import json
 import sys
@@ -26,6 +27,10 @@ from tritonlint.schema.releases import (
 
 PROTOS = data_path("protos")
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+#: For each release, the sha256 of its serialized ``FileDescriptorSet`` as loaded when every
+#: release had a folder of its own (``protos/<release>/model_config.binpb``), taken from that
+#: layout before the schemas were stored once each.
+DIGESTS = Path(__file__).resolve().parents[1] / "data" / "release_schema_digests.json"
 OLDEST, NEWEST = available_releases()[0], available_releases()[-1]
 
 
@@ -72,6 +77,18 @@ def test_every_schema_loads_and_knows_its_release(release: str) -> None:
     nested = schema.model_config.fields_by_name["input"].message_type
     assert nested is not None and release_of(nested) == release
     assert schema.model_config.fields_by_name["max_batch_size"].number == 4
+
+
+def test_every_release_loads_the_schema_it_had_in_the_per_release_layout() -> None:
+    from google.protobuf import descriptor_pb2
+
+    expected = json.loads(DIGESTS.read_text(encoding="utf-8"))
+    assert tuple(expected) == available_releases()
+    for release, digest in expected.items():
+        file_proto = descriptor_pb2.FileDescriptorProto()
+        load_schema(release).model_config.file.CopyToProto(file_proto)
+        loaded = descriptor_pb2.FileDescriptorSet(file=[file_proto]).SerializeToString()
+        assert hashlib.sha256(loaded).hexdigest() == digest, release
 
 
 def test_container_releases_follow_the_monthly_rule_where_recorded() -> None:
