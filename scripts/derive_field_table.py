@@ -14,17 +14,19 @@ derived from, oldest first; a name present in the oldest of them has that releas
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 from google.protobuf import descriptor_pb2
 
+# The checkout's own tritonlint, whichever one is installed.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tritonlint.schema.releases import release_key
+
 ROOT = Path(__file__).resolve().parents[1]
 PROTOS = ROOT / "protos"
-
-
-def _version_key(release: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in release.split("."))
 
 
 def _enum_names(enum: descriptor_pb2.EnumDescriptorProto, scope: str) -> Iterator[str]:
@@ -73,9 +75,10 @@ def _spans(present: list[bool], releases: list[str]) -> list[list[str | None]]:
 
 def build_table(protos: Path = PROTOS) -> dict[str, object]:
     index = json.loads((protos / "releases.json").read_text(encoding="utf-8"))
-    releases = sorted(index, key=_version_key)
+    releases = sorted(index, key=release_key)
     per_release = [
-        schema_names((protos / release / "model_config.binpb").read_bytes()) for release in releases
+        schema_names((protos / "schemas" / f"{index[release]['schema']}.binpb").read_bytes())
+        for release in releases
     ]
     table: dict[str, object] = {"releases": releases}
     for kind in ("fields", "enum_values"):

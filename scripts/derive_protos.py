@@ -6,14 +6,18 @@ For every release named on the command line (default: the releases listed in
 ``pip index versions tritonclient`` lists them), this script downloads ``tritonclient==X``
 with pip, one at a time, into a temporary folder that is deleted right after, reads the
 serialized ``FileDescriptorProto`` that ``tritonclient/grpc/model_config_pb2.py`` embeds
-(found with ``ast``; the module is never imported or executed) and writes:
+(found with ``ast``; the module is never imported or executed) and stores its schema.
 
-* ``protos/<release>/model_config.binpb`` - a serialized ``FileDescriptorSet``;
-* ``protos/<release>/model_config.proto`` - the same schema rendered as proto source, for people.
+Neighbouring releases mostly share a schema, so each distinct one is stored once, named by
+the first 16 hex digits of the sha256 of its serialized ``FileDescriptorSet``:
 
-``protos/releases.json`` records, for each release, the wheel it came from, its sha256 and,
-where it is established, the Triton container release it shipped in. A published release
-whose wheel has no ModelConfig module is skipped and recorded, with the reason, in
+* ``protos/schemas/<digest>.binpb`` - the serialized ``FileDescriptorSet``;
+* ``protos/schemas/<digest>.proto`` - the same schema rendered as proto source, for people.
+
+``protos/releases.json`` records, for each release, the digest of its schema, the wheel it
+came from, the wheel's sha256 and, where it is established, the Triton container release it
+shipped in; a schema no release names any more is deleted. A published release whose wheel
+has no ModelConfig module is skipped and recorded, with the reason, in
 ``protos/skipped.json``. Finally ``protos/field_history.json`` is regenerated from all the
 shipped schemas (see ``scripts/derive_field_table.py``).
 """
@@ -34,12 +38,18 @@ from typing import Any
 
 from google.protobuf import descriptor_pb2
 
+# The checkout's own tritonlint, and this script's sibling.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from derive_field_table import write_table
 
+from tritonlint.schema.releases import release_key
+
 ROOT = Path(__file__).resolve().parents[1]
 PROTOS = ROOT / "protos"
+#: How many hex digits of a schema's sha256 name its files in ``protos/schemas/``.
+DIGEST_LENGTH = 16
 MODULE_SUFFIX = "tritonclient/grpc/model_config_pb2.py"
 
 #: Triton's container releases are named YY.MM and came out monthly, each with the next minor
@@ -57,13 +67,9 @@ class NoModelConfig(Exception):
     """A published wheel without ``tritonclient/grpc/model_config_pb2.py``."""
 
 
-def _version_key(release: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in release.split("."))
-
-
 def container_release(release: str) -> str | None:
     """The container release ``YY.MM`` that shipped Triton ``release``, where it is established."""
-    parts = _version_key(release)
+    parts = release_key(release)
     if len(parts) != 3 or parts[0] != 2 or parts[2] != 0 or parts[1] not in CONTAINER_RULE_MINORS:
         return None
     (_, anchor_minor, _), (year, month) = CONTAINER_ANCHOR
@@ -83,8 +89,8 @@ def published_releases(since: str) -> list[str]:
     if not match:
         raise SystemExit(f"cannot read the versions pip lists:\n{listing}")
     versions = [v.strip() for v in match.group(1).split(",") if v.strip()]
-    floor = _version_key(since)
-    return sorted((v for v in versions if _version_key(v) >= floor), key=_version_key)
+    floor = release_key(since)
+    return sorted((v for v in versions if release_key(v) >= floor), key=release_key)
 
 
 def download_wheel(release: str, dest: Path) -> Path:
@@ -216,9 +222,11 @@ def _render_enum(enum: descriptor_pb2.EnumDescriptorProto, indent: str, out: lis
     out.append(f"{indent}}}")
 
 
-def render_proto(proto: descriptor_pb2.FileDescriptorProto, release: str) -> str:
+def render_proto(proto: descriptor_pb2.FileDescriptorProto) -> str:
+    """The schema as proto source; the same for every release that has it."""
     out = [
-        f"// Derived from tritonclient {release} by scripts/derive_protos.py. Do not edit.",
+        "// Derived from the tritonclient wheels by scripts/derive_protos.py; protos/releases.json",
+        "// names the releases with this schema. Do not edit.",
         f'syntax = "{proto.syntax or "proto2"}";',
         "",
         f"package {proto.package};",
@@ -239,8 +247,36 @@ def triton_release(published: str) -> str:
     return ".".join(parts[:3]) if len(parts) == 4 else published
 
 
-def derive(published: str) -> tuple[str, dict[str, str]]:
-    """Write ``protos/<release>/`` from ``tritonclient==published``; return release and entry.
+def store_schema(protos: Path, proto: descriptor_pb2.FileDescriptorProto) -> str:
+    """Write ``protos/schemas/<digest>.binpb`` and ``.proto`` for ``proto``; return the digest.
+
+    A schema already stored is written again with the same bytes, so a release whose schema
+    an earlier one shares adds no file.
+    """
+    data = descriptor_pb2.FileDescriptorSet(file=[proto]).SerializeToString()
+    digest = hashlib.sha256(data).hexdigest()[:DIGEST_LENGTH]
+    schemas = protos / "schemas"
+    schemas.mkdir(parents=True, exist_ok=True)
+    (schemas / f"{digest}.binpb").write_bytes(data)
+    (schemas / f"{digest}.proto").write_text(render_proto(proto), encoding="utf-8")
+    return digest
+
+
+def write_index(protos: Path, index: dict[str, dict[str, str]], skipped: dict[str, str]) -> None:
+    """Write ``releases.json`` (and ``skipped.json``, when something was skipped), delete the
+    schemas no release names and regenerate ``field_history.json``."""
+    _write_json(protos / "releases.json", index)
+    if skipped:
+        _write_json(protos / "skipped.json", skipped)
+    named = {entry["schema"] for entry in index.values()}
+    for path in sorted((protos / "schemas").iterdir()):
+        if path.stem not in named:
+            path.unlink()
+    write_table(protos)
+
+
+def derive(protos: Path, published: str) -> tuple[str, dict[str, str]]:
+    """Store the schema of ``tritonclient==published``; return its release and index entry.
 
     The wheel is downloaded into a temporary folder that is deleted before this returns.
     """
@@ -249,6 +285,7 @@ def derive(published: str) -> tuple[str, dict[str, str]]:
         wheel = download_wheel(published, Path(tmp))
         proto = read_descriptor(wheel)
         entry = {
+            "schema": store_schema(protos, proto),
             "wheel": wheel.name,
             "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
         }
@@ -257,16 +294,11 @@ def derive(published: str) -> tuple[str, dict[str, str]]:
     container = container_release(release)
     if container:
         entry["container"] = container
-    target = PROTOS / release
-    target.mkdir(parents=True, exist_ok=True)
-    file_set = descriptor_pb2.FileDescriptorSet(file=[proto])
-    (target / "model_config.binpb").write_bytes(file_set.SerializeToString())
-    (target / "model_config.proto").write_text(render_proto(proto, published), encoding="utf-8")
     return release, entry
 
 
 def _write_json(path: Path, data: dict[str, dict[str, str]] | dict[str, str]) -> None:
-    ordered = dict(sorted(data.items(), key=lambda item: _version_key(item[0])))
+    ordered = dict(sorted(data.items(), key=lambda item: release_key(item[0])))
     path.write_text(json.dumps(ordered, indent=2) + "\n", encoding="utf-8")
 
 
@@ -285,10 +317,8 @@ def main() -> None:
         help="also derive every tritonclient release on the package index from this one on",
     )
     args = parser.parse_args()
-    index_path = PROTOS / "releases.json"
-    skipped_path = PROTOS / "skipped.json"
-    index: dict[str, dict[str, str]] = _read_json(index_path)
-    skipped: dict[str, str] = _read_json(skipped_path)
+    index: dict[str, dict[str, str]] = _read_json(PROTOS / "releases.json")
+    skipped: dict[str, str] = _read_json(PROTOS / "skipped.json")
     wanted = list(args.releases)
     if args.since:
         wanted += [v for v in published_releases(args.since) if v not in wanted]
@@ -296,25 +326,23 @@ def main() -> None:
         wanted = [entry.get("tritonclient", r) for r, entry in index.items()]
     if not wanted:
         parser.error("name at least one release, or --since")
-    for published in sorted(wanted, key=_version_key):  # one download at a time
+    for published in sorted(wanted, key=release_key):  # one download at a time
         release = triton_release(published)
         if release != published and release in wanted:
             skipped[published] = f"a build of {release}, which is published as such"
             print(f"skipped {published}: {skipped[published]}")
             continue
         try:
-            release, index[release] = derive(published)
+            release, index[release] = derive(PROTOS, published)
         except NoModelConfig as reason:
             skipped[published] = str(reason)
             print(f"skipped {published}: {reason}")
             continue
         skipped.pop(published, None)
-        print(f"protos/{release}: {index[release]['wheel']}")
-    _write_json(index_path, index)
-    if skipped:
-        _write_json(skipped_path, skipped)
-    write_table(PROTOS)
-    print(f"protos/field_history.json: {len(index)} releases")
+        print(f"{release}: schema {index[release]['schema']} from {index[release]['wheel']}")
+    write_index(PROTOS, index, skipped)
+    schemas = len({entry["schema"] for entry in index.values()})
+    print(f"protos/: {len(index)} releases, {schemas} schemas; field_history.json regenerated")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from helpers import lint, make_tree, with_code
 
@@ -57,9 +58,27 @@ def test_every_release_from_2_19_to_the_newest_is_shipped() -> None:
     # 2.72 was never published as a tritonclient wheel.
     assert sorted(set(range(19, 74)) - minors) == [72]
     assert {"2.22.3", "2.22.4", "2.37.0", "2.41.1", "2.51.0"} <= set(releases)
-    for release in releases:
-        assert (PROTOS / release / "model_config.binpb").stat().st_size < 12_000
-        assert (PROTOS / release / "model_config.proto").stat().st_size < 12_000
+
+
+def test_each_distinct_schema_is_stored_once_named_by_its_digest() -> None:
+    index = json.loads((PROTOS / "releases.json").read_text(encoding="utf-8"))
+    named = {entry["schema"] for entry in index.values()}
+    assert len(index) == 57 and len(named) == 12
+    assert sorted(p.name for p in PROTOS.iterdir()) == [
+        "field_history.json",
+        "releases.json",
+        "schemas",
+    ]
+    stored = sorted(p.name for p in (PROTOS / "schemas").iterdir())
+    assert stored == sorted(f"{digest}.{kind}" for digest in named for kind in ("binpb", "proto"))
+    for digest in named:
+        binpb = (PROTOS / "schemas" / f"{digest}.binpb").read_bytes()
+        assert hashlib.sha256(binpb).hexdigest().startswith(digest)
+        assert len(binpb) < 12_000
+        assert (PROTOS / "schemas" / f"{digest}.proto").stat().st_size < 12_000
+    # Neighbouring releases share a schema: 2.19.0 and 2.20.0 differ, 2.73.0 is 2.70.0's.
+    assert index["2.19.0"]["schema"] != index["2.20.0"]["schema"]
+    assert index["2.70.0"]["schema"] == index["2.73.0"]["schema"]
 
 
 def test_the_odd_2_37_wheel_is_shipped_as_release_2_37_0() -> None:
@@ -80,8 +99,6 @@ def test_every_schema_loads_and_knows_its_release(release: str) -> None:
 
 
 def test_every_release_loads_the_schema_it_had_in_the_per_release_layout() -> None:
-    from google.protobuf import descriptor_pb2
-
     expected = json.loads(DIGESTS.read_text(encoding="utf-8"))
     assert tuple(expected) == available_releases()
     for release, digest in expected.items():
@@ -444,13 +461,85 @@ def test_the_script_names_releases_and_containers_as_shipped() -> None:
         assert script.container_release(release) == container_release(release)
 
 
-def test_each_shipped_schema_splits_into_the_files_protobuf_reads_from_it() -> None:
-    from google.protobuf import descriptor_pb2
+def test_each_shipped_proto_file_is_its_schema_as_the_script_renders_it() -> None:
+    script = _script("derive_protos")
+    for binpb in sorted((PROTOS / "schemas").glob("*.binpb")):
+        [proto] = descriptor_pb2.FileDescriptorSet.FromString(binpb.read_bytes()).file
+        rendered = binpb.with_suffix(".proto").read_text(encoding="utf-8")
+        assert rendered == script.render_proto(proto), binpb.name
+        assert "message ModelConfig {" in rendered
 
-    from tritonlint.resources import data_path
+
+def _fake_schema(*fields: str) -> descriptor_pb2.FileDescriptorProto:
+    """A one-message ``model_config.proto`` with the given int32 fields of ModelConfig."""
+    proto = descriptor_pb2.FileDescriptorProto(
+        name="model_config.proto", package="inference", syntax="proto3"
+    )
+    message = proto.message_type.add(name="ModelConfig")
+    for number, name in enumerate(fields, start=1):
+        message.field.add(
+            name=name,
+            number=number,
+            type=descriptor_pb2.FieldDescriptorProto.TYPE_INT32,
+            label=descriptor_pb2.FieldDescriptorProto.LABEL_OPTIONAL,
+        )
+    return proto
+
+
+def test_the_script_stores_each_distinct_schema_once(tmp_path: Path) -> None:
+    script = _script("derive_protos")
+    protos = tmp_path / "protos"
+    (protos / "schemas").mkdir(parents=True)
+    (protos / "schemas" / "0123456789abcdef.binpb").write_bytes(b"no release names this")
+    (protos / "schemas" / "0123456789abcdef.proto").write_text("", encoding="utf-8")
+    old, new = _fake_schema("name"), _fake_schema("name", "max_batch_size")
+    index = {}
+    for release, proto in (("2.20.0", new), ("2.19.0", old), ("2.19.1", old)):
+        digest = script.store_schema(protos, proto)
+        index[release] = {"schema": digest, "wheel": f"tritonclient-{release}.whl", "sha256": "0"}
+    script.write_index(protos, index, {})
+
+    data = {
+        name: descriptor_pb2.FileDescriptorSet(file=[proto]).SerializeToString()
+        for name, proto in (("old", old), ("new", new))
+    }
+    digests = {name: hashlib.sha256(b).hexdigest()[:16] for name, b in data.items()}
+    assert sorted(p.relative_to(protos).as_posix() for p in protos.rglob("*")) == [
+        "field_history.json",
+        "releases.json",
+        "schemas",
+        *sorted(f"schemas/{d}.{kind}" for d in digests.values() for kind in ("binpb", "proto")),
+    ]
+    for name, digest in digests.items():
+        assert (protos / "schemas" / f"{digest}.binpb").read_bytes() == data[name]
+    assert (protos / "schemas" / f"{digests['new']}.proto").read_text(encoding="utf-8") == (
+        "// Derived from the tritonclient wheels by scripts/derive_protos.py; "
+        "protos/releases.json\n"
+        "// names the releases with this schema. Do not edit.\n"
+        'syntax = "proto3";\n\npackage inference;\n\n'
+        "message ModelConfig {\n  int32 name = 1;\n  int32 max_batch_size = 2;\n}\n"
+    )
+    written = json.loads((protos / "releases.json").read_text(encoding="utf-8"))
+    assert list(written) == ["2.19.0", "2.19.1", "2.20.0"]  # oldest first
+    assert written["2.19.0"] == {
+        "schema": digests["old"],
+        "wheel": "tritonclient-2.19.0.whl",
+        "sha256": "0",
+    }
+    assert written["2.19.1"]["schema"] == digests["old"]
+    assert written["2.20.0"]["schema"] == digests["new"]
+    history = json.loads((protos / "field_history.json").read_text(encoding="utf-8"))
+    assert history["releases"] == ["2.19.0", "2.19.1", "2.20.0"]
+    assert history["fields"]["inference.ModelConfig.max_batch_size"] == {"added": "2.20.0"}
+    assert not (protos / "skipped.json").exists()
+
+
+def test_each_shipped_schema_splits_into_the_files_protobuf_reads_from_it() -> None:
     from tritonlint.schema.releases import _file_descriptors
 
-    for binpb in sorted(data_path("protos").glob("*/model_config.binpb")):
+    stored = sorted((PROTOS / "schemas").glob("*.binpb"))
+    assert len(stored) == 12
+    for binpb in stored:
         data = binpb.read_bytes()
         expected = descriptor_pb2.FileDescriptorSet.FromString(data).file
         assert _file_descriptors(data) == [f.SerializeToString() for f in expected], binpb

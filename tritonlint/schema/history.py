@@ -16,11 +16,7 @@ from typing import NamedTuple
 from google.protobuf.descriptor import Descriptor, EnumDescriptor
 
 from tritonlint.resources import data_path
-from tritonlint.schema.releases import release_of
-
-
-def _key(release: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in release.split("."))
+from tritonlint.schema.releases import release_key, release_of
 
 
 class History(NamedTuple):
@@ -37,9 +33,10 @@ class History(NamedTuple):
         return self.spans[-1][1]
 
     def present_in(self, release: str) -> bool:
-        at = _key(release)
+        at = release_key(release)
         return any(
-            _key(start) <= at and (end is None or at < _key(end)) for start, end in self.spans
+            release_key(start) <= at and (end is None or at < release_key(end))
+            for start, end in self.spans
         )
 
     def change_for(self, release: str) -> str | None:
@@ -47,9 +44,9 @@ class History(NamedTuple):
         Triton 2.52.0``, ``was removed in Triton 2.60.0``, or both for a name that came back."""
         if self.present_in(release):
             return None
-        at = _key(release)
-        before = [end for _, end in self.spans if end is not None and _key(end) <= at]
-        after = [start for start, _ in self.spans if _key(start) > at]
+        at = release_key(release)
+        before = [end for _, end in self.spans if end is not None and release_key(end) <= at]
+        after = [start for start, _ in self.spans if release_key(start) > at]
         if before and after:
             return f"was removed in Triton {before[-1]} and added back in Triton {after[0]}"
         if after:

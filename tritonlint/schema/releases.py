@@ -1,7 +1,10 @@
 """The ModelConfig schemas shipped in ``protos/``, one per Triton release.
 
-Naming and resolving releases reads only ``protos/releases.json``; protobuf is imported when
-the first schema is loaded, and a run loads only the schemas it uses.
+Many releases share a schema, so each distinct one is stored once, named for its content:
+``protos/schemas/<digest>.binpb``. ``protos/releases.json`` maps every release to the digest
+of its schema (and records the wheel it came from). Naming and resolving releases reads only
+that index; protobuf is imported when the first schema is loaded, and a run loads only the
+schemas it uses.
 """
 
 from __future__ import annotations
@@ -30,13 +33,16 @@ class Schema(NamedTuple):
         return self.message_class()
 
 
-def _release_key(release: str) -> tuple[int, ...]:
+def release_key(release: str) -> tuple[int, ...]:
+    """The sort key of a release or a tritonclient version: ``2.37.0.9383150`` is
+    ``(2, 37, 0, 9383150)``. Raises ``ValueError`` for a part that is not a number."""
     return tuple(int(part) for part in release.split("."))
 
 
 @lru_cache(maxsize=1)
 def _index() -> dict[str, dict[str, str]]:
-    """``protos/releases.json``: for each release, its wheel, sha256 and container release."""
+    """``protos/releases.json``: for each release, its schema's digest, its wheel, the wheel's
+    sha256 and its container release."""
     index: dict[str, dict[str, str]] = json.loads(
         (data_path("protos") / "releases.json").read_text(encoding="utf-8")
     )
@@ -46,7 +52,7 @@ def _index() -> dict[str, dict[str, str]]:
 @lru_cache(maxsize=1)
 def available_releases() -> tuple[str, ...]:
     """Every release with a schema, oldest first."""
-    return tuple(sorted(_index(), key=_release_key))
+    return tuple(sorted(_index(), key=release_key))
 
 
 def newest_release() -> str:
@@ -75,19 +81,19 @@ def covered_releases() -> str:
     """
     releases = available_releases()
     first, last = releases[0], releases[-1]
-    minors = {_release_key(r)[:2] for r in releases}
-    major = _release_key(first)[0]
+    minors = {release_key(r)[:2] for r in releases}
+    major = release_key(first)[0]
     missing = [
         f"{major}.{minor}"
-        for minor in range(_release_key(first)[1], _release_key(last)[1] + 1)
+        for minor in range(release_key(first)[1], release_key(last)[1] + 1)
         if (major, minor) not in minors
     ]
-    patches = [r for r in releases if _release_key(r)[2:] != (0,)]
+    patches = [r for r in releases if release_key(r)[2:] != (0,)]
     notes = ["every minor release" + (f" but {', '.join(missing)}" if missing else "")]
     if patches:
         notes.append(f"also {', '.join(patches)}")
     text = f"Triton {first} to {last} ({'; '.join(notes)})"
-    containers = sorted(_by_container(), key=_release_key)
+    containers = sorted(_by_container(), key=release_key)
     if containers:
         text += f", containers {containers[0]} to {containers[-1]}"
     return text
@@ -120,9 +126,9 @@ def resolve_release(requested: str | None) -> str:
     if _CONTAINER.fullmatch(wanted) and int(wanted.split(".")[0]) >= 20:
         reason = " (no shipped release is known to have come in that container)"
     elif re.fullmatch(r"\d+(\.\d+)*", wanted):
-        if _release_key(wanted) < _release_key(releases[0]):
+        if release_key(wanted) < release_key(releases[0]):
             reason = " (older than the oldest release covered)"
-        elif _release_key(wanted) > _release_key(releases[-1]):
+        elif release_key(wanted) > release_key(releases[-1]):
             reason = " (newer than the newest release covered)"
     raise ValueError(
         f"no schema for Triton release {requested!r}{reason}; covered: {covered_releases()}; "
@@ -178,7 +184,8 @@ def _file_descriptors(file_set: bytes) -> list[bytes]:
 def _load(release: str) -> Schema:
     from google.protobuf import descriptor_pool, message_factory
 
-    data = (data_path("protos") / release / "model_config.binpb").read_bytes()
+    digest = _index()[release]["schema"]
+    data = (data_path("protos") / "schemas" / f"{digest}.binpb").read_bytes()
     pool = descriptor_pool.DescriptorPool()
     for file_proto in _file_descriptors(data):
         pool.AddSerializedFile(file_proto)
