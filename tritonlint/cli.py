@@ -58,14 +58,14 @@ class UsageError(Exception):
 
 
 def _split_codes(values: list[str] | None) -> tuple[str, ...]:
-    from tritonlint.rules.registry import all_rules
-    from tritonlint.settings import rule_matches
+    from tritonlint.settings import check_rule_selector
 
     codes = tuple(c.strip() for v in values or [] for c in v.split(",") if c.strip())
-    known = all_rules()
     for code in codes:
-        if not any(rule_matches(code, r.code, r.name) for r in known):
-            raise UsageError(f"no rule code, prefix or name matches {code!r}")
+        try:
+            check_rule_selector(code)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
     return codes
 
 
@@ -459,7 +459,7 @@ def _report_format(args: argparse.Namespace) -> str:
 def _nothing_checked(result: LintResult, report_format: str, args: argparse.Namespace) -> int:
     """Some folders named hold nothing to check: say so on stderr and exit with status 2
     (a check that looked at nothing must not pass), after the report of the others."""
-    from tritonlint.report.paths import display_path
+    from tritonlint.paths import display_path
 
     if result.models_checked or result.diagnostics:
         _report(result, report_format, args)
@@ -549,8 +549,8 @@ def _print_statistics(diagnostics: list[Diagnostic], console: Console) -> None:
 
 
 def _write(path: Path, text: str) -> None:
+    from tritonlint.paths import display_path
     from tritonlint.report.output import write_atomically
-    from tritonlint.report.paths import display_path
 
     try:
         write_atomically(path, text)

@@ -33,10 +33,10 @@ from rich.text import Text
 from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.engine import LintOptions, LintResult
 from tritonlint.exit_status import EXIT_USAGE, exit_status
+from tritonlint.paths import display_path
 from tritonlint.report.github import render_github
 from tritonlint.report.junit import render_junit
 from tritonlint.report.output import write_atomically
-from tritonlint.report.paths import display_path
 from tritonlint.report.sarif import render_sarif
 from tritonlint.report.text_report import render_text
 from tritonlint.rules.registry import by_code
