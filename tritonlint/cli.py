@@ -481,14 +481,31 @@ def _report(
 ) -> None:
     """Print the report, or write it to ``--output``; then the statistics, if asked for.
     ``fixes``: what ``--fix`` did, which the text report's summary says."""
+    from tritonlint.report.output import ReportNotWritten
+
+    try:
+        _send_report(result, report_format, args, fixes)
+    except ReportNotWritten as error:
+        raise UsageError(str(error)) from None
+
+
+def _send_report(
+    result: LintResult, report_format: str, args: argparse.Namespace, fixes: FixRun | None
+) -> None:
     if report_format in _TEXT_FORMATS:
         _report_text(result, report_format, args, fixes)
         return
-    report = _render(report_format, result, args.quiet)
-    if args.output is not None:
-        _write(args.output, report + "\n" if report else "")
-    elif report:
-        print(report)
+    from tritonlint.report.formats import render_report
+    from tritonlint.report.output import deliver
+
+    report = render_report(
+        report_format,
+        result.diagnostics,
+        models_checked=result.models_checked,
+        checked=result.checked,
+        quiet=args.quiet,
+    )
+    deliver(report, args.output)
     if args.statistics:
         _print_statistics(result.diagnostics, rich_console(args.color))
 
@@ -497,6 +514,7 @@ def _report_text(
     result: LintResult, report_format: str, args: argparse.Namespace, fixes: FixRun | None
 ) -> None:
     """The text report: through rich on what may be a terminal (in colour), else plain."""
+    from tritonlint.report.output import write_report
     from tritonlint.report.text_report import FixSummary, TextOptions, render_text, write_text
 
     diagnostics, models = result.diagnostics, result.models_checked
@@ -507,7 +525,7 @@ def _report_text(
         write_text(diagnostics, models, buffer, options, result.texts, fixed)
         if args.statistics:
             _print_statistics(diagnostics, rich_console(file=buffer, no_color=True, width=100))
-        _write(args.output, buffer.getvalue())
+        write_report(args.output, buffer.getvalue())
         return
     if may_be_terminal(sys.stdout, args.color):
         console = rich_console(args.color)
@@ -518,46 +536,10 @@ def _report_text(
         _print_statistics(diagnostics, rich_console(args.color))
 
 
-def _render(report_format: str, result: LintResult, quiet: bool) -> str:
-    """The report in one of the machine-readable formats (only its module is imported)."""
-    diagnostics = result.diagnostics
-    if report_format == "json":
-        from tritonlint.report.json_report import render_json
-
-        return render_json(diagnostics)
-    if report_format == "sarif":
-        from tritonlint.report.sarif import render_sarif
-
-        return render_sarif(diagnostics)
-    if report_format == "github":
-        from tritonlint.report.github import render_github
-
-        return render_github(diagnostics, result.models_checked, quiet)
-    if report_format == "gitlab":
-        from tritonlint.report.gitlab import render_gitlab
-
-        return render_gitlab(diagnostics)
-    from tritonlint.report.junit import render_junit
-
-    return render_junit(diagnostics, result.checked)
-
-
 def _print_statistics(diagnostics: list[Diagnostic], console: Console) -> None:
     from tritonlint.report.statistics import statistics_table
 
     console.print(statistics_table(diagnostics))
-
-
-def _write(path: Path, text: str) -> None:
-    from tritonlint.paths import display_path
-    from tritonlint.report.output import write_atomically
-
-    try:
-        write_atomically(path, text)
-    except OSError as error:
-        raise UsageError(
-            f"cannot write the report to {display_path(path)}: {error.strerror or error}"
-        ) from None
 
 
 def _exit_status(result: LintResult, args: argparse.Namespace) -> int:
