@@ -58,14 +58,14 @@ class UsageError(Exception):
 
 
 def _split_codes(values: list[str] | None) -> tuple[str, ...]:
-    from tritonlint.rules.registry import all_rules
-    from tritonlint.settings import rule_matches
+    from tritonlint.settings import check_rule_selector
 
     codes = tuple(c.strip() for v in values or [] for c in v.split(",") if c.strip())
-    known = all_rules()
     for code in codes:
-        if not any(rule_matches(code, r.code, r.name) for r in known):
-            raise UsageError(f"no rule code, prefix or name matches {code!r}")
+        try:
+            check_rule_selector(code)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
     return codes
 
 
@@ -459,7 +459,7 @@ def _report_format(args: argparse.Namespace) -> str:
 def _nothing_checked(result: LintResult, report_format: str, args: argparse.Namespace) -> int:
     """Some folders named hold nothing to check: say so on stderr and exit with status 2
     (a check that looked at nothing must not pass), after the report of the others."""
-    from tritonlint.report.paths import display_path
+    from tritonlint.paths import display_path
 
     if result.models_checked or result.diagnostics:
         _report(result, report_format, args)
@@ -481,14 +481,31 @@ def _report(
 ) -> None:
     """Print the report, or write it to ``--output``; then the statistics, if asked for.
     ``fixes``: what ``--fix`` did, which the text report's summary says."""
+    from tritonlint.report.output import ReportNotWritten
+
+    try:
+        _send_report(result, report_format, args, fixes)
+    except ReportNotWritten as error:
+        raise UsageError(str(error)) from None
+
+
+def _send_report(
+    result: LintResult, report_format: str, args: argparse.Namespace, fixes: FixRun | None
+) -> None:
     if report_format in _TEXT_FORMATS:
         _report_text(result, report_format, args, fixes)
         return
-    report = _render(report_format, result, args.quiet)
-    if args.output is not None:
-        _write(args.output, report + "\n" if report else "")
-    elif report:
-        print(report)
+    from tritonlint.report.formats import render_report
+    from tritonlint.report.output import deliver
+
+    report = render_report(
+        report_format,
+        result.diagnostics,
+        models_checked=result.models_checked,
+        checked=result.checked,
+        quiet=args.quiet,
+    )
+    deliver(report, args.output)
     if args.statistics:
         _print_statistics(result.diagnostics, rich_console(args.color))
 
@@ -497,6 +514,7 @@ def _report_text(
     result: LintResult, report_format: str, args: argparse.Namespace, fixes: FixRun | None
 ) -> None:
     """The text report: through rich on what may be a terminal (in colour), else plain."""
+    from tritonlint.report.output import write_report
     from tritonlint.report.text_report import FixSummary, TextOptions, render_text, write_text
 
     diagnostics, models = result.diagnostics, result.models_checked
@@ -507,7 +525,7 @@ def _report_text(
         write_text(diagnostics, models, buffer, options, result.texts, fixed)
         if args.statistics:
             _print_statistics(diagnostics, rich_console(file=buffer, no_color=True, width=100))
-        _write(args.output, buffer.getvalue())
+        write_report(args.output, buffer.getvalue())
         return
     if may_be_terminal(sys.stdout, args.color):
         console = rich_console(args.color)
@@ -518,46 +536,10 @@ def _report_text(
         _print_statistics(diagnostics, rich_console(args.color))
 
 
-def _render(report_format: str, result: LintResult, quiet: bool) -> str:
-    """The report in one of the machine-readable formats (only its module is imported)."""
-    diagnostics = result.diagnostics
-    if report_format == "json":
-        from tritonlint.report.json_report import render_json
-
-        return render_json(diagnostics)
-    if report_format == "sarif":
-        from tritonlint.report.sarif import render_sarif
-
-        return render_sarif(diagnostics)
-    if report_format == "github":
-        from tritonlint.report.github import render_github
-
-        return render_github(diagnostics, result.models_checked, quiet)
-    if report_format == "gitlab":
-        from tritonlint.report.gitlab import render_gitlab
-
-        return render_gitlab(diagnostics)
-    from tritonlint.report.junit import render_junit
-
-    return render_junit(diagnostics, result.checked)
-
-
 def _print_statistics(diagnostics: list[Diagnostic], console: Console) -> None:
     from tritonlint.report.statistics import statistics_table
 
     console.print(statistics_table(diagnostics))
-
-
-def _write(path: Path, text: str) -> None:
-    from tritonlint.report.output import write_atomically
-    from tritonlint.report.paths import display_path
-
-    try:
-        write_atomically(path, text)
-    except OSError as error:
-        raise UsageError(
-            f"cannot write the report to {display_path(path)}: {error.strerror or error}"
-        ) from None
 
 
 def _exit_status(result: LintResult, args: argparse.Namespace) -> int:

@@ -3,7 +3,8 @@
 What the formatter and ``--fix`` share. A file is only ever rewritten through
 :func:`write_in_place`: the new text goes to a temporary file beside it, which is renamed over
 the original, so a reader or an interrupted run never sees half a file; the file keeps its
-permission bits, and a symbolic link stays a link (its target is rewritten).
+permission bits, and a symbolic link stays a link (its target is rewritten). Reports are
+written the same way by :func:`write_file`.
 """
 
 from __future__ import annotations
@@ -93,14 +94,33 @@ def write_all(texts: Mapping[Path, str]) -> None:
         raise
 
 
+def write_file(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path``, a new file or one to replace (a symbolic link is
+    replaced, not followed), atomically, with the mode a new file gets; raises OSError when it
+    cannot. Reports are written so: a reader never sees half of one, and one that cannot be
+    written leaves the old file as it was."""
+    folder = path.parent if str(path.parent) else Path(".")
+    temporary = _write_temporary(folder, path.name, text, 0o666 & ~_umask())
+    try:
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
 def _stage(path: Path, text: str) -> tuple[str, Path]:
     """Write ``text`` to a temporary file beside ``path``'s target, with its mode; return the
     temporary's name and the target (a symbolic link's target, which is what is rewritten)."""
     target = Path(os.path.realpath(path))
     mode = stat.S_IMODE(os.stat(target).st_mode)
-    handle, temporary = tempfile.mkstemp(
-        dir=target.parent, prefix=f".{target.name}.", suffix=".tmp"
-    )
+    return _write_temporary(target.parent, target.name, text, mode), target
+
+
+def _write_temporary(folder: Path, name: str, text: str, mode: int) -> str:
+    """A new temporary file in ``folder`` (named after ``name``) holding ``text`` on disk, with
+    permission bits ``mode``; its name."""
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{name}.", suffix=".tmp")
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(text.encode("utf-8"))
@@ -111,4 +131,10 @@ def _stage(path: Path, text: str) -> tuple[str, Path]:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
-    return temporary, target
+    return temporary
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

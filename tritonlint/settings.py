@@ -42,7 +42,7 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 from tritonlint.diagnostics import Severity
-from tritonlint.report.paths import display_path
+from tritonlint.paths import display_path
 from tritonlint.schema.releases import resolve_release
 
 #: The settings file of its own, checked before ``pyproject.toml`` in each folder.
@@ -91,12 +91,6 @@ class Settings:
 # --- Value checks: each returns the parsed value or raises ValueError saying what is wrong --
 
 
-def _string(value: object) -> str:
-    if not isinstance(value, str):
-        raise ValueError(f"must be a string, not {_toml_type(value)}")
-    return value
-
-
 def _strings(value: object) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
         raise ValueError(f"must be an array of strings, not {_toml_type(value)}")
@@ -131,11 +125,15 @@ def _folders(value: object) -> tuple[str, ...]:
 def _rule_codes(value: object) -> tuple[str, ...]:
     codes = _strings(value)
     for code in codes:
-        _check_rule(code)
+        check_rule_selector(code)
     return codes
 
 
-def _check_rule(code: str) -> None:
+def check_rule_selector(code: str) -> None:
+    """Raise ValueError unless ``code`` (a rule code, prefix, name or ``ALL``) names a rule.
+
+    The one check of a rule selector, for the settings file and the command line alike.
+    """
     from tritonlint.rules.registry import all_rules  # the rule packs import much; load late
 
     if not any(rule_matches(code, r.code, r.name) for r in all_rules()):
@@ -179,7 +177,7 @@ def _severity(value: object) -> dict[str, Severity]:
     parsed = {}
     levels = [s.value for s in Severity]
     for code, level in value.items():
-        _check_rule(code)
+        check_rule_selector(code)
         if level not in levels:
             raise ValueError(
                 f"{code}: must be one of {', '.join(map(repr, levels))}, not {level!r}"

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tritonlint.repository.model import classify_version
 from tritonlint.server import logs
 from tritonlint.server.ports import free_ports, port_in_use
 from tritonlint.server.prepare import (
@@ -16,7 +17,6 @@ from tritonlint.server.prepare import (
     PythonPlaceholders,
     rewrite_for_cpu,
     scan_model,
-    server_version,
     stage_repository,
 )
 
@@ -67,7 +67,7 @@ def test_rewrite_for_cpu_leaves_cpu_configs_alone() -> None:
     ],
 )
 def test_server_version_reads_folder_names_like_the_server(name: str, version: int | None) -> None:
-    assert server_version(name) == version
+    assert classify_version(name)[1] == version
 
 
 def _model(root: Path, name: str, config: str, *files: str) -> Path:

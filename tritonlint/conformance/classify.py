@@ -32,7 +32,7 @@ from pathlib import Path
 from tritonlint.conformance.corpus import QACase
 from tritonlint.conformance.run import REPO_MARK, Finding, ModelRecord
 from tritonlint.rules.messages import template_parts, template_pattern
-from tritonlint.server.prepare import scan_model, version_dirs
+from tritonlint.server.prepare import scan_model
 from tritonlint.server.stubs import PLATFORM_NAMES
 
 #: The shortest fixed fragment of a rule's server_message that counts as a match on its own.
@@ -207,7 +207,7 @@ def model_backend(folder: Path) -> str | None:
         return _PLATFORM_BACKENDS.get(info.platform, info.platform)
     if info.default_model_filename in _MODEL_FILE_BACKENDS:
         return _MODEL_FILE_BACKENDS[info.default_model_filename]
-    for version in version_dirs(folder).values():
+    for version in info.version_paths.values():
         for name, backend in _MODEL_FILE_BACKENDS.items():
             if (version / name).exists():
                 return backend

@@ -72,10 +72,6 @@ def normalize(text: str, repository: Path) -> str:
     return text.rstrip()
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    return path.resolve().is_relative_to(folder.resolve())
-
-
 def findings_by_model(
     repository: CorpusRepository, diagnostics: Iterable[Diagnostic]
 ) -> dict[str, list[Finding]]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from tritonlint.schema.datatypes import data_types
+
 
 def data_type_name(tensor: Any) -> str:
     """``TYPE_FP32``: the name of a ModelInput/ModelOutput's data type."""
-    enum = tensor.DESCRIPTOR.fields_by_name["data_type"].enum_type
-    value = enum.values_by_number.get(tensor.data_type)
-    return value.name if value is not None else str(tensor.data_type)
+    return data_types(tensor).name(tensor.data_type)
 
 
 def full_shape(dims: list[int], max_batch_size: int) -> list[int]:

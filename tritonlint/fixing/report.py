@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tritonlint.fixing.rounds import MAX_ROUNDS
 from tritonlint.fixing.run import FixRun
-from tritonlint.report.paths import display_path
+from tritonlint.paths import display_path
 
 _TIMES = "\u00d7"
 

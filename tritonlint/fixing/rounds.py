@@ -25,7 +25,7 @@ from tritonlint.diagnostics import Diagnostic, Fix, TextEdit
 from tritonlint.document import ConfigDocument, parse_config
 from tritonlint.engine import CheckResult, Workspace
 from tritonlint.fixing.verify import refusal
-from tritonlint.report.paths import display_path
+from tritonlint.paths import display_path
 from tritonlint.rewrite import apply_edits, touch_same_text
 from tritonlint.rules.registry import by_code
 from tritonlint.schema.releases import Schema

@@ -15,7 +15,7 @@ from tritonlint.engine import LintOptions, LintResult, workspace_for
 from tritonlint.engine.batch import check_source
 from tritonlint.engine.checks import walk_diagnostics
 from tritonlint.fixing.rounds import Applied, Refused, fix_workspace
-from tritonlint.report.paths import display_path
+from tritonlint.paths import display_path
 from tritonlint.repository.walker import Source, plan
 from tritonlint.rewrite import unified_diff, write_all
 from tritonlint.schema.releases import load_schema

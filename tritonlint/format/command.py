@@ -18,7 +18,7 @@ from typing import TextIO
 from tritonlint.exit_status import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from tritonlint.format.api import Formatted, Refusal, format_text
 from tritonlint.format.files import config_files, decode_text, read_text
-from tritonlint.report.paths import display_path
+from tritonlint.paths import display_path
 from tritonlint.rewrite import unified_diff, write_in_place
 from tritonlint.settings import PathPatterns, SettingsError, load_settings
 

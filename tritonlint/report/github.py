@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic, Severity
-from tritonlint.report.paths import display_path
+from tritonlint.paths import display_path
 from tritonlint.report.text_report import summary_text
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tritonlint.diagnostics import Diagnostic, Severity
-from tritonlint.report.paths import display_path
+from tritonlint.paths import display_path
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 

@@ -13,8 +13,8 @@ import json
 from typing import Any
 
 from tritonlint.diagnostics import Diagnostic, Fix, TextEdit
+from tritonlint.paths import display_path
 from tritonlint.report.links import rule_url
-from tritonlint.report.paths import display_path
 from tritonlint.rules.registry import by_code
 from tritonlint.span import Span
 

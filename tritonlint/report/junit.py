@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic, Severity
-from tritonlint.report.paths import display_path
+from tritonlint.paths import display_path
 
 #: Characters XML 1.0 cannot hold, even escaped.
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")

@@ -1,36 +1,35 @@
-"""Writing a report to a file (``-o``/``--output``): all of it or nothing.
+"""Where a report goes: standard output, or all of it (or nothing) to ``-o``/``--output``.
 
-The report is written to a temporary file next to the destination and renamed over it, so a
-reader (or an interrupted run) never sees half a report, and a report that cannot be written
-leaves the old file as it was.
+The one writer of reports for ``tritonlint check`` and ``tritonlint smoke``; the file is
+written atomically (:func:`tritonlint.rewrite.write_file`).
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 
+from tritonlint.paths import display_path
+from tritonlint.rewrite import write_file
 
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` atomically; raises OSError when it cannot."""
-    folder = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+
+class ReportNotWritten(Exception):
+    """The report file could not be written: a usage error of the command that was asked to."""
+
+
+def write_report(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically; raises :class:`ReportNotWritten` saying why not."""
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.chmod(temporary, 0o666 & ~_umask())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+        write_file(path, text)
+    except OSError as error:
+        raise ReportNotWritten(
+            f"cannot write the report to {display_path(path)}: {error.strerror or error}"
+        ) from None
 
 
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
+def deliver(report: str, output: Path | None) -> None:
+    """A machine-readable report: printed, or written to ``output`` (with a final newline
+    unless it is empty); an empty report prints nothing."""
+    if output is not None:
+        write_report(output, report + "\n" if report else "")
+    elif report:
+        print(report)

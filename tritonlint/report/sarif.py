@@ -26,8 +26,8 @@ from urllib.parse import quote
 
 from tritonlint import __version__
 from tritonlint.diagnostics import Diagnostic, Fix, Severity
+from tritonlint.paths import display_path
 from tritonlint.report.links import DOCUMENTATION_HOME, rule_url
-from tritonlint.report.paths import display_path
 from tritonlint.report.rules_doc import rule_markdown
 from tritonlint.rules.registry import Rule, all_rules
 from tritonlint.span import Span

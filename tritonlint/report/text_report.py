@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from tritonlint.diagnostics import Diagnostic, Severity
-from tritonlint.report.paths import display_path
+from tritonlint.paths import display_path
 
 if TYPE_CHECKING:
     from rich.console import Console

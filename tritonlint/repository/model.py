@@ -143,6 +143,17 @@ class ModelFolder:
     def version(self, number: int) -> VersionFolder | None:
         return next((v for v in self.versions if v.number == number), None)
 
+    @property
+    def version_paths(self) -> dict[int, Path]:
+        """Version number -> the folder the server reads that version's files from.
+
+        The server reads a version from every subfolder whose name starts with a number, and
+        then looks for its files under the plain number: ``1.0`` is version 1, read from ``1``.
+        """
+        return {
+            v.number: self.path / str(v.number) for v in self.subfolders if v.number is not None
+        }
+
     def entry(self, name: str) -> Entry | None:
         return next((e for e in self.entries if e.name == name), None)
 

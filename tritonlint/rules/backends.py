@@ -14,11 +14,12 @@ from typing import Any
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import Finding, rule
+from tritonlint.schema.datatypes import data_types
 
 _NO_OPTIONAL_INPUTS = frozenset({"tensorrt", "pytorch", "tensorflow", "openvino"})
 _INDEXED_NAME = re.compile(r".+__\d+$")
-_TYPE_NAMES = {3: "TYPE_UINT16", 4: "TYPE_UINT32", 5: "TYPE_UINT64", 14: "TYPE_BF16"}
-_STRING = 13
+#: The data types the PyTorch backend has no tensor type for.
+_PYTORCH_UNSUPPORTED = frozenset({"TYPE_UINT16", "TYPE_UINT32", "TYPE_UINT64", "TYPE_BF16"})
 
 
 @rule(
@@ -106,16 +107,18 @@ def pytorch_config_unsupported(ctx: ModelContext) -> Iterator[Finding]:
             ctx.span(("platform",)) or ctx.span(("backend",)),
         )
     batch = 1 if config.max_batch_size > 0 else 0
+    types = data_types(config)
     for kind in ("input", "output"):
         for index, tensor in enumerate(getattr(config, kind)):
-            if tensor.data_type in _TYPE_NAMES:
+            type_name = types.name(tensor.data_type)
+            if type_name in _PYTORCH_UNSUPPORTED:
                 yield ctx.at(
                     (kind, index, "data_type"),
-                    f"unsupported datatype {_TYPE_NAMES[tensor.data_type]} for {kind} "
+                    f"unsupported datatype {type_name} for {kind} "
                     f"'{tensor.name}' for model '{ctx.name}'",
                 )
             shape = tensor.reshape.shape if tensor.HasField("reshape") else tensor.dims
-            if tensor.data_type == _STRING and len(shape) + batch > 1:
+            if type_name == "TYPE_STRING" and len(shape) + batch > 1:
                 yield ctx.at(
                     (kind, index, "dims"),
                     "Triton only supports 1 dimensional List of String as "

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import Finding, rule
+from tritonlint.schema.datatypes import data_types
 
 _ONE_SOURCE_INPUT = {
     0: "BATCH_ELEMENT_COUNT",
@@ -16,7 +17,6 @@ _ONE_SOURCE_INPUT = {
     4: "BATCH_ITEM_SHAPE",
     5: "BATCH_ITEM_SHAPE_FLATTEN",
 }
-_INT32, _FP32 = 8, 11
 
 
 @rule(
@@ -43,6 +43,7 @@ def invalid_batch_input(ctx: ModelContext) -> Iterator[Finding]:
     if config is None:
         return
     inputs = {t.name for t in config.input}
+    types = data_types(config)
     for index, batch_input in enumerate(config.batch_input):
         path = ("batch_input", index)
         kind = _ONE_SOURCE_INPUT.get(batch_input.kind)
@@ -56,7 +57,7 @@ def invalid_batch_input(ctx: ModelContext) -> Iterator[Finding]:
                 f"batch input kind '{kind}' expects 1 source input, got "
                 f"{len(batch_input.source_input)} for {ctx.name}",
             )
-        if batch_input.data_type not in (_INT32, _FP32):
+        if types.name(batch_input.data_type) not in ("TYPE_INT32", "TYPE_FP32"):
             yield ctx.at(
                 path, f"batch input data type must be TYPE_INT32 or TYPE_FP32 for {ctx.name}"
             )

@@ -12,8 +12,7 @@ from tritonlint.repository.versions import numbered, selected_versions
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.fixes import fix, insert_after, remove_top_level, rename
 from tritonlint.rules.registry import Finding, FixAvailability, declare, fixable, rule
-from tritonlint.schema.binder import enum_type, message_type
-from tritonlint.schema.releases import load_schema
+from tritonlint.schema.datatypes import data_types
 from tritonlint.stage_rules import StageRule
 
 
@@ -695,12 +694,6 @@ def _uses(ctx: ModelContext, config: Any) -> dict[str, list[_Use]]:
     return uses
 
 
-def _type_name(number: int) -> str:
-    input_type = message_type(load_schema().model_config.fields_by_name["input"])
-    value = enum_type(input_type.fields_by_name["data_type"]).values_by_number.get(number)
-    return value.name if value else str(number)
-
-
 @rule(
     "TL715",
     "ensemble-tensor-mismatch",
@@ -730,13 +723,14 @@ def ensemble_tensor_mismatch(ctx: ModelContext) -> Iterator[Finding]:
     config = _ensemble(ctx)
     if config is None or not _steps(ctx):
         return
+    types = data_types(config)
     for tensor, uses in _uses(ctx, config).items():
         first = uses[0]
         for other in uses[1:]:
             if other.data_type != first.data_type:
                 problem = (
-                    f"inconsistent data type: {_type_name(first.data_type)} is inferred from "
-                    f"model {first.model} while {_type_name(other.data_type)} is inferred from "
+                    f"inconsistent data type: {types.name(first.data_type)} is inferred from "
+                    f"model {first.model} while {types.name(other.data_type)} is inferred from "
                     f"model {other.model}"
                 )
             elif not (

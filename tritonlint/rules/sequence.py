@@ -9,6 +9,7 @@ from tritonlint.diagnostics import Severity
 from tritonlint.repository.model import Entry, path_problem
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import Finding, rule
+from tritonlint.schema.datatypes import data_types
 
 _START, _READY, _END, _CORRID = 0, 1, 2, 3
 _KINDS = {
@@ -17,13 +18,7 @@ _KINDS = {
     _READY: "CONTROL_SEQUENCE_READY",
     _CORRID: "CONTROL_SEQUENCE_CORRID",
 }
-_CORRID_TYPES = {
-    9: "TYPE_INT64",
-    5: "TYPE_UINT64",
-    8: "TYPE_INT32",
-    4: "TYPE_UINT32",
-    13: "TYPE_STRING",
-}
+_CORRID_TYPES = frozenset({"TYPE_INT64", "TYPE_UINT64", "TYPE_INT32", "TYPE_UINT32", "TYPE_STRING"})
 _LISTS = ("int32_false_true", "fp32_false_true", "bool_false_true")
 _BATCH = ("sequence_batching",)
 
@@ -129,7 +124,7 @@ def sequence_control_values(ctx: ModelContext) -> Iterator[Finding]:
                         "'fp32_false_true' or 'bool_false_true' for CONTROL_SEQUENCE_CORRID for "
                         f"{ctx.name}",
                     )
-                if control.data_type not in _CORRID_TYPES:
+                if data_types(batching).name(control.data_type) not in _CORRID_TYPES:
                     yield ctx.at(
                         path,
                         "unexpected data type for control CONTROL_SEQUENCE_CORRID for "
@@ -324,12 +319,6 @@ def sequence_initial_state(ctx: ModelContext) -> Iterator[Finding]:
             yield ctx.at(inner, message)
 
 
-def element_bytes(data_type: int) -> int | None:
-    """Bytes per element of a fixed-size data type (None for strings and unknown types)."""
-    sizes = {1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 2, 8: 4, 9: 8, 10: 2, 11: 4, 12: 8, 14: 2}
-    return sizes.get(data_type)
-
-
 @rule(
     "TL556",
     "sequence-initial-state-file",
@@ -370,7 +359,7 @@ def sequence_initial_state_file(ctx: ModelContext) -> Iterator[Finding]:
                     path, f"failed to open text file for read {missing}: No such file or directory"
                 )
                 continue
-            size = element_bytes(initial.data_type)
+            size = data_types(batching).element_bytes(initial.data_type)
             if not isinstance(file, Entry) or file.size is None or size is None:
                 continue
             if any(d < 0 for d in initial.dims):

@@ -9,6 +9,7 @@ from tritonlint.repository.autofill import ENSEMBLE
 from tritonlint.repository.model import Entry, path_problem
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import Finding, rule
+from tritonlint.schema.datatypes import data_types
 
 _PREFIX = "[request id: <id_unknown>] "
 
@@ -173,22 +174,6 @@ def warmup_data_file_missing(ctx: ModelContext) -> Iterator[Finding]:
                 )
 
 
-_PROTOCOL_NAMES = {
-    1: "BOOL",
-    2: "UINT8",
-    3: "UINT16",
-    4: "UINT32",
-    5: "UINT64",
-    6: "INT8",
-    7: "INT16",
-    8: "INT32",
-    9: "INT64",
-    10: "FP16",
-    11: "FP32",
-    12: "FP64",
-    13: "BYTES",
-    14: "BF16",
-}
 _SHAPE_NOTE = (
     "NOTE: Setting a non-zero max_batch_size in the model config requires a batch dimension to "
     "be prepended to each input shape. If you want to specify the full shape including the "
@@ -232,6 +217,7 @@ def warmup_input_mismatch(ctx: ModelContext) -> Iterator[Finding]:
         return
     declared = {t.name: t for t in config.input}
     batching = config.max_batch_size > 0
+    types = data_types(config)
     for index, sample in enumerate(config.model_warmup):
         for key, value in sample.inputs.items():
             tensor = declared.get(key)
@@ -239,8 +225,8 @@ def warmup_input_mismatch(ctx: ModelContext) -> Iterator[Finding]:
                 continue
             path = ("model_warmup", index, "inputs", key, "value")
             if value.data_type != tensor.data_type:
-                got = _PROTOCOL_NAMES.get(value.data_type, str(value.data_type))
-                want = _PROTOCOL_NAMES.get(tensor.data_type, str(tensor.data_type))
+                got = types.protocol_name(value.data_type)
+                want = types.protocol_name(tensor.data_type)
                 yield ctx.at(
                     (*path, "data_type"),
                     f"{_PREFIX}inference input '{key}' data-type is '{got}', but model "
@@ -304,18 +290,17 @@ def warmup_batch_size(ctx: ModelContext) -> Iterator[Finding]:
 
 def _data_files(ctx: ModelContext) -> Iterator[tuple[tuple[str | int, ...], str, int, int]]:
     """(field path, file name, bytes needed, bytes present) of each warmup data file."""
-    from tritonlint.rules.sequence import element_bytes
-
     config = ctx.config
     if config is None or config.platform == ENSEMBLE or not ctx.in_repository:
         return
+    types = data_types(config)
     for index, sample in enumerate(config.model_warmup):
         for key, value in sample.inputs.items():
             if value.WhichOneof("input_data_type") != "input_data_file":
                 continue
             name = value.input_data_file
             file = None if path_problem(name) else ctx.model.find_file(f"warmup/{name}")
-            size = element_bytes(value.data_type)
+            size = types.element_bytes(value.data_type)
             if not isinstance(file, Entry) or file.size is None or size is None:
                 continue
             if any(d < 0 for d in value.dims):

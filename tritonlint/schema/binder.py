@@ -143,14 +143,6 @@ def type_label(descriptor: FieldDescriptor) -> str:
     return names.get(descriptor.type, "value")
 
 
-def _describe_value(value: Scalar | Message | ListValue) -> str:
-    if isinstance(value, Message):
-        return "a message"
-    if isinstance(value, ListValue):
-        return "a list"
-    return value.text
-
-
 @dataclass(slots=True)
 class _Place:
     """A field among the fields of its message, and the first one of the same name there.

@@ -46,9 +46,6 @@ class LogFile:
             text = text[: text.rfind("\n") + 1]
         return text.splitlines()
 
-    def contains_since(self, offset: int, needle: str) -> bool:
-        return any(needle in line for line in self.read_from(offset))
-
     def tail(self, count: int = 30) -> list[str]:
         try:
             lines = self.path.read_text(errors="replace").splitlines()

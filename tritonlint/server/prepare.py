@@ -33,9 +33,6 @@ CONFIG_NAME = "config.pbtxt"
 #: Files larger than this are linked into the staged copy instead of copied.
 LINK_THRESHOLD = 1 << 20
 
-#: Subfolders of a model folder that the server never reads as versions.
-_NON_VERSION_DIRS = frozenset({"warmup", "initial_state", "configs"})
-
 TRIVIAL_PYTHON_MODEL = '''\
 """Stand-in for a placeholder model.py: answers every request with an empty success."""
 
@@ -75,6 +72,10 @@ class ModelInfo:
     composing: tuple[str, ...] = ()
     #: The config sets the python backend's ``EXECUTION_ENV_PATH`` parameter.
     execution_env: bool = False
+    #: Version number -> the folder the server reads that version's files from.
+    version_paths: dict[int, Path] = field(default_factory=dict)
+    #: The first subfolder in the server's (byte) order, where autofill looks for model.py.
+    first_subfolder: Path | None = None
     adjustments: list[str] = field(default_factory=list)
 
     @property
@@ -87,7 +88,7 @@ class ModelInfo:
             return self.backend == "python"
         # Triton's autofill picks python when model.py sits in the first version folder.
         if self.platform is None and self.default_model_filename is None:
-            first = _first_subdir(self.path)
+            first = self.first_subfolder
             return first is not None and (first / "model.py").exists()
         return self.default_model_filename == "model.py"
 
@@ -179,37 +180,9 @@ def _model_info(model: ModelFolder, graph: DependencyGraph) -> ModelInfo:
         default_model_filename=given("default_model_filename"),
         composing=tuple(dict.fromkeys(graph.steps(model.name))),
         execution_env=_EXECUTION_ENV in parameters,
+        version_paths=model.version_paths,
+        first_subfolder=model.subfolders[0].path if model.subfolders else None,
     )
-
-
-def server_version(name: str) -> int | None:
-    """The version number the server reads from a folder name, or None if it skips the folder.
-
-    Like the server: names with a leading zero are skipped, and a numeric *prefix* counts
-    (``1.0`` and ``1a`` are version 1).
-    """
-    if name in _NON_VERSION_DIRS or (len(name) > 1 and name.startswith("0")):
-        return None
-    match = re.match(r"\s*([+-]?\d+)", name)
-    return int(match.group(1)) if match else None
-
-
-def version_dirs(model_dir: Path) -> dict[int, Path]:
-    """Version number -> the folder the server reads that version's files from."""
-    versions: dict[int, Path] = {}
-    for entry in model_dir.iterdir():
-        if entry.is_dir():
-            number = server_version(entry.name)
-            if number is not None:
-                versions[number] = model_dir / str(number)
-    return versions
-
-
-def _first_subdir(folder: Path) -> Path | None:
-    subdirs = sorted(
-        (entry for entry in folder.iterdir() if entry.is_dir()), key=lambda p: os.fsencode(p.name)
-    )
-    return subdirs[0] if subdirs else None
 
 
 # -- adjustments ------------------------------------------------------------------------------
@@ -245,7 +218,7 @@ def _handle_placeholders(
     model: ModelInfo, policy: PythonPlaceholders, native_library: Path | None
 ) -> None:
     filename = model.default_model_filename or "model.py"
-    files = [folder / filename for folder in version_dirs(model.path).values()]
+    files = [folder / filename for folder in model.version_paths.values()]
     present = [path for path in files if path.is_file()]
     placeholders = [path for path in present if _is_placeholder(path)]
     if not placeholders:

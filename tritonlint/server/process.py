@@ -297,24 +297,6 @@ class TritonServer:
             time.sleep(_POLL_S)
         return not self.alive
 
-    def unload_all(self, timeout: float = 60.0) -> None:
-        """Unload every model and wait until none is loaded or unloading."""
-        with self._lock:
-            if not self.alive or self.client is None:
-                return
-            client = self.client
-            deadline = time.monotonic() + timeout
-            busy: list[dict[str, object]] = []
-            for entry in client.index():
-                if entry.get("state") in ("READY", "LOADING"):
-                    client.unload(str(entry.get("name")), timeout=timeout)
-            while time.monotonic() < deadline:
-                busy = [e for e in client.index() if e.get("state") in ("READY", "UNLOADING")]
-                if not busy:
-                    return
-                time.sleep(0.05)
-            raise ServerError(f"models still loaded after {timeout:.0f} s: {busy}")
-
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):

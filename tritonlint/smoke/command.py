@@ -33,11 +33,9 @@ from rich.text import Text
 from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.engine import LintOptions, LintResult
 from tritonlint.exit_status import EXIT_USAGE, exit_status
-from tritonlint.report.github import render_github
-from tritonlint.report.junit import render_junit
-from tritonlint.report.output import write_atomically
-from tritonlint.report.paths import display_path
-from tritonlint.report.sarif import render_sarif
+from tritonlint.paths import display_path
+from tritonlint.report.formats import render_report
+from tritonlint.report.output import ReportNotWritten, deliver, write_report
 from tritonlint.report.text_report import render_text
 from tritonlint.rules.registry import by_code
 from tritonlint.smoke.mapping import in_folder
@@ -127,15 +125,6 @@ def _format(args: argparse.Namespace) -> str:
     return chosen
 
 
-def _write(path: Path, text: str) -> None:
-    try:
-        write_atomically(path, text)
-    except OSError as error:
-        raise SmokeUsageError(
-            f"cannot write the report to {display_path(path)}: {error.strerror or error}"
-        ) from None
-
-
 def run_smoke_command(args: argparse.Namespace, console: Console) -> int:
     """``tritonlint smoke REPO``."""
     errors = Console(stderr=True, highlight=False)
@@ -147,29 +136,41 @@ def run_smoke_command(args: argparse.Namespace, console: Console) -> int:
             errors.print(f"tritonlint: error: {error}", style="bold red", markup=False)
             return EXIT_USAGE
     diagnostics = sorted(result.diagnostics, key=lambda d: d.sort_key)
-    folders = sorted(m.folder for m in result.models)
-    if report_format == "text":
-        target = console
-        buffer = io.StringIO()
-        if args.output is not None:
-            target = Console(file=buffer, highlight=False, no_color=True, width=160)
-        show_smoke(target, [result], diagnostics, with_findings=True)
-        if args.output is not None:
-            _write(args.output, buffer.getvalue())
-    else:
-        renderers = {
-            "json": lambda: render_smoke_json(result),
-            "sarif": lambda: render_sarif(diagnostics),
-            "github": lambda: render_github(diagnostics, len(result.models)),
-            "junit": lambda: render_junit(diagnostics, folders),
-        }
-        report = renderers[report_format]()
-        if args.output is None:
-            print(report)
-        else:
-            _write(args.output, report + "\n")
+    try:
+        _send_report(console, args.output, report_format, result, diagnostics)
+    except ReportNotWritten as error:
+        raise SmokeUsageError(str(error)) from None
+    if report_format != "text":
         show_smoke(errors, [result], diagnostics, with_findings=False)
     return exit_status(diagnostics, args.fail_on, args.exit_zero)
+
+
+def _send_report(
+    console: Console,
+    output: Path | None,
+    report_format: str,
+    result: SmokeResult,
+    diagnostics: list[Diagnostic],
+) -> None:
+    """The report of ``tritonlint smoke``: on ``console`` or printed, or written to ``output``."""
+    if report_format == "text":
+        buffer = io.StringIO()
+        if output is not None:
+            console = Console(file=buffer, highlight=False, no_color=True, width=160)
+        show_smoke(console, [result], diagnostics, with_findings=True)
+        if output is not None:
+            write_report(output, buffer.getvalue())
+        return
+    if report_format == "json":
+        report = render_smoke_json(result)
+    else:
+        report = render_report(
+            report_format,
+            diagnostics,
+            models_checked=len(result.models),
+            checked=sorted(m.folder for m in result.models),
+        )
+    deliver(report, output)
 
 
 def show_smoke(

@@ -15,8 +15,8 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
+from tritonlint.paths import display_path
 from tritonlint.report.json_report import to_json_object
-from tritonlint.report.paths import display_path
 from tritonlint.smoke.runner import (
     FLAG_CPU_ONLY,
     FLAG_GPUS,

@@ -35,7 +35,6 @@ from tritonlint.server.prepare import (
     ModelInfo,
     StagedRepository,
     stage_repository,
-    version_dirs,
 )
 from tritonlint.server.process import LoadOutcome, LoadStatus, ServerError, TritonServer
 from tritonlint.server.provision import ProvisionError
@@ -546,7 +545,7 @@ class _Run:
         """Serve a python model by the stand-in backend (its model.py is never run); only when
         every version folder has its model file (otherwise the real backend refuses it)."""
         filename = model.default_model_filename or "model.py"
-        folders = version_dirs(model.path).values()
+        folders = model.version_paths.values()
         if not folders or not all((folder / filename).is_file() for folder in folders):
             return False
         try:
