@@ -41,6 +41,8 @@ from __future__ import annotations
 from enum import Enum
 from typing import NamedTuple
 
+from tritonlint.schema.releases import release_key
+
 
 class ValueKind(Enum):
     """What a key's string holds."""
@@ -86,14 +88,10 @@ class Parameter(NamedTuple):
 
     def read_in(self, release: str) -> bool:
         """Whether the backend of Triton ``release`` reads this key."""
-        at = _release_key(release)
-        if self.since is not None and at < _release_key(self.since):
+        at = release_key(release)
+        if self.since is not None and at < release_key(self.since):
             return False
-        return self.until is None or at < _release_key(self.until)
-
-
-def _release_key(release: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in release.split("."))
+        return self.until is None or at < release_key(self.until)
 
 
 _P = Parameter

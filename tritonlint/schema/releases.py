@@ -55,10 +55,6 @@ def available_releases() -> tuple[str, ...]:
     return tuple(sorted(_index(), key=release_key))
 
 
-def newest_release() -> str:
-    return available_releases()[-1]
-
-
 def container_release(release: str) -> str | None:
     """The Triton container release (``24.10``) that shipped ``release``, where it is known."""
     return _index().get(release, {}).get("container")
