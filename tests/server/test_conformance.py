@@ -1,10 +1,10 @@
 """Conformance over the whole corpus: the linter against the real server's verdicts.
 
-``python -m tritonlint.conformance`` in a test: every model of the triton-qa and realworld
+``python -m conformance`` in a test: every model of the triton-qa and realworld
 corpora and of the fixtures is judged by a real tritonserver and linted; the linter must report
 no error on a model the server loads, must flag the refusals that do not depend on the
 environment, and should predict the server's message. See docs/conformance.md for the last
-committed report and ``tritonlint/conformance/classify.py`` for the criteria. The three sets take
+committed report and ``conformance/classify.py`` for the criteria. The three sets take
 about 95 s on two cores: 604 triton-qa repositories (one fresh server each, about 0.08 s a
 repository with python placeholders on the native stub), 345 realworld repositories, 40 fixtures.
 
@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from tritonlint.conformance import ConformanceRun, Outcome, run_conformance
-from tritonlint.conformance.classify import Match, match_message
-from tritonlint.conformance.corpus import SETS
-from tritonlint.conformance.report import message_pattern, total
+from conformance import ConformanceRun, Outcome, run_conformance
+from conformance.classify import Match, match_message
+from conformance.corpus import SETS
+from conformance.report import message_pattern, total
 from tritonlint.server import TritonInstall
 
 #: Models the server loads but the linter flags with an error.

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 import pytest
 
-from tritonlint.conformance.corpus import materialize, realworld_repositories
+from conformance.corpus import materialize, realworld_repositories
 from tritonlint.server import (
     LoadStatus,
     PythonPlaceholders,

@@ -9,7 +9,7 @@ The modules, one job each:
 * :mod:`~tritonlint.server.verdict` judges whole repositories, model by model
 """
 
-from tritonlint.server.prepare import PythonPlaceholders
+from tritonlint.server.prepare import ModelInfo, PythonPlaceholders, scan_model
 from tritonlint.server.process import LoadStatus, TritonServer
 from tritonlint.server.provision import (
     DownloadError,
@@ -17,13 +17,15 @@ from tritonlint.server.provision import (
     TritonInstall,
     provision,
 )
-from tritonlint.server.stubs import StubKind
+from tritonlint.server.stubs import PLATFORM_NAMES, StubKind
 from tritonlint.server.verdict import Judge, Verdict, judge_repositories, judge_repository
 
 __all__ = [
+    "PLATFORM_NAMES",
     "DownloadError",
     "Judge",
     "LoadStatus",
+    "ModelInfo",
     "ProvisionError",
     "PythonPlaceholders",
     "StubKind",
@@ -33,4 +35,5 @@ __all__ = [
     "judge_repositories",
     "judge_repository",
     "provision",
+    "scan_model",
 ]

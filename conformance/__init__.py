@@ -1,10 +1,15 @@
 """Conformance of the linter with the real server, over the shared corpus and the fixtures.
 
-``python -m tritonlint.conformance`` judges every model of each set on a real tritonserver
-(:mod:`tritonlint.server`), lints the same files, and reports, per set, the refusals the linter
-flags (*detected*), those it does not (*missed*), the models the server loads but the linter
-calls wrong (*false errors*), the refusals that depend on the environment, and how often the
-predicted message matches the server's. See :mod:`tritonlint.conformance.classify` for the rules.
+``python -m conformance``, run from the repository root, judges every model of each set on a
+real tritonserver (:mod:`tritonlint.server`), lints the same files, and reports, per set, the
+refusals the linter flags (*detected*), those it does not (*missed*), the models the server
+loads but the linter calls wrong (*false errors*), the refusals that depend on the environment,
+and how often the predicted message matches the server's. See :mod:`conformance.classify` for
+the rules.
+
+A development tool of this repository, not part of the installed package: it reads the shared
+corpus beside the checkout and the checkout's fixtures, and uses only the public API of
+``tritonlint`` (the engine, the rule registry and message templates, and the server judge).
 """
 
 from __future__ import annotations
@@ -16,10 +21,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tritonlint.conformance.classify import Classified, Match, Outcome, classify_records
-from tritonlint.conformance.corpus import DEFAULT_CORPUS, FIXTURES, SETS, build_sets
-from tritonlint.conformance.report import Summary, render_gaps, render_markdown, summarize
-from tritonlint.conformance.run import SetRun, judge_set
+from conformance.classify import Classified, Match, Outcome, classify_records
+from conformance.corpus import DEFAULT_CORPUS, FIXTURES, SETS, build_sets
+from conformance.report import Summary, render_gaps, render_markdown, summarize
+from conformance.run import SetRun, judge_set
 from tritonlint.server import TritonInstall, provision
 
 __all__ = [

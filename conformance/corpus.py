@@ -29,7 +29,7 @@ from pathlib import Path
 SETS = ("triton-qa", "realworld", "fixtures")
 
 #: The repository root of this checkout (``fixtures/`` lives there).
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
 #: Where the corpus is looked for when ``--corpus`` is not given: ``shared/corpus`` beside the
 #: checkout, as the server tests find it.
 DEFAULT_CORPUS = PROJECT_ROOT.parent / "shared" / "corpus"

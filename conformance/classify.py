@@ -29,11 +29,10 @@ from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
-from tritonlint.conformance.corpus import QACase
-from tritonlint.conformance.run import REPO_MARK, Finding, ModelRecord
+from conformance.corpus import QACase
+from conformance.run import REPO_MARK, Finding, ModelRecord
 from tritonlint.rules.messages import template_parts, template_pattern
-from tritonlint.server.prepare import scan_model
-from tritonlint.server.stubs import PLATFORM_NAMES
+from tritonlint.server import PLATFORM_NAMES, scan_model
 
 #: The shortest fixed fragment of a rule's server_message that counts as a match on its own.
 MIN_FRAGMENT = 20

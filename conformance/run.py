@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tritonlint.conformance.corpus import CorpusRepository
+from conformance.corpus import CorpusRepository
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.server import Judge, PythonPlaceholders, TritonInstall, Verdict
 

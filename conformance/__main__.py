@@ -1,4 +1,4 @@
-"""``python -m tritonlint.conformance``: judge the corpus on the real server, compare the linter."""
+"""``python -m conformance``: judge the corpus on the real server, compare the linter."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from pathlib import Path
 
 from rich.console import Console
 
-from tritonlint.conformance import DEFAULT_CORPUS, SETS, run_conformance
-from tritonlint.conformance.report import print_table
+from conformance import DEFAULT_CORPUS, SETS, run_conformance
+from conformance.report import print_table
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m tritonlint.conformance",
+        prog="python -m conformance",
         description="Judge every model of the corpus on a real tritonserver, lint the same "
         "files, and report detected, missed and false errors.",
     )
