@@ -35,3 +35,11 @@ def _not_in_github_actions(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests expect the text report by default, also when they run in GitHub Actions (where
     ``GITHUB_ACTIONS=true`` makes github annotations the default)."""
     monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="rewrite fixtures/broken/<case>/expected.txt from the reports (tests/test_golden.py)",
+    )

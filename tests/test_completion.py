@@ -56,7 +56,7 @@ BASH_CASES = [
     (["explain", "TL10"], "TL101 TL102 TL103 TL104 TL105 TL106 TL107 TL108 TL109"),
     (["completion", ""], "bash zsh fish"),
     (["smoke", "--format", "s"], "sarif"),
-    (["rules", "--"], "--help --markdown"),
+    (["rules", "--"], "--help --markdown --markdown-packs"),
 ]
 
 

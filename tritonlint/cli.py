@@ -139,6 +139,11 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print the full documentation of every rule as Markdown (docs/rules.md)",
     )
+    rules.add_argument(
+        "--markdown-packs",
+        action="store_true",
+        help="print the table of the rule packs as Markdown (README.md's)",
+    )
     lsp = commands.add_parser(
         "lsp",
         help="run the language server (for editors; see docs/editors.md)",
@@ -640,6 +645,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 with reader_may_leave():
                     print(render_rules_doc(), end="")
+                return EXIT_CLEAN
+            if args.markdown_packs:
+                from tritonlint.report.rules_doc import render_packs_table
+
+                with reader_may_leave():
+                    print(render_packs_table(), end="")
                 return EXIT_CLEAN
             return _rules()
         if args.command == "explain":

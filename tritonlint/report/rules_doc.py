@@ -111,3 +111,19 @@ def render_rules_doc() -> str:
     for rule in rules:
         lines += [rule_markdown(rule), ""]
     return "\n".join(lines)
+
+
+def render_packs_table() -> str:
+    """README's table of the packs: each pack's codes (first to last), name and summary, in the
+    order of their codes."""
+    from tritonlint.rules.packs import PACK_SUMMARIES
+
+    codes: dict[str, list[str]] = {}
+    for rule in all_rules():
+        codes.setdefault(rule.pack, []).append(rule.code)
+    lines = ["| codes | pack | what |", "|---|---|---|"]
+    for pack, pack_codes in codes.items():
+        first, last = pack_codes[0], pack_codes[-1]
+        span = first if first == last else f"{first}\N{EN DASH}{last}"
+        lines.append(f"| {span} | {pack} | {PACK_SUMMARIES[pack]} |")
+    return "\n".join(lines) + "\n"
