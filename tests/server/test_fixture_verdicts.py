@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import pytest
 
-from tritonlint.conformance.classify import Match, match_message
+from conformance.classify import Match, match_message
 from tritonlint.rules.registry import by_code
 from tritonlint.server import TritonInstall, Verdict, judge_repositories
 from tritonlint.server.devices import has_gpu
