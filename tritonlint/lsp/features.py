@@ -78,13 +78,10 @@ def request(ls: TritonLintServer, uri: str) -> Request | None:
         return None
     project = ls.projects.for_file(path)
     text = ls.workspace.get_text_document(uri).source
-    encoding = types.PositionEncodingKind(
-        ls.workspace.position_encoding or types.PositionEncodingKind.Utf16
-    )
     schema = load_schema(project.workspace.options.triton_version)
     document = project.workspace.document(path)
     source: Source = document if document.text == text else text
-    return Request(path, uri, text, source, project, schema, Positions(text, encoding))
+    return Request(path, uri, text, source, project, schema, Positions(text, ls.encoding))
 
 
 def answering(handler: _Handler[_Params, _Answer]) -> _Handler[_Params, _Answer | None]:
