@@ -15,8 +15,8 @@ from tritonlint import rewrite
 from tritonlint.cli import main
 from tritonlint.diagnostics import Applicability, Fix, Severity, TextEdit
 from tritonlint.rules import registry
-from tritonlint.rules.context import ModelContext
-from tritonlint.rules.registry import Finding, FixAvailability, fixable, rule
+from tritonlint.rules.base import FixAvailability, fixable, rule
+from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.span import Span
 
 GOOD_INPUT = 'input [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] } ]\n'
@@ -265,7 +265,7 @@ def _register(code: str, edits: Callable[[ModelContext], list[TextEdit]]) -> Non
             fix = Fix("Test fix", tuple(edit), Applicability.SAFE)
             yield ctx.at(("max_batch_size",), "a test finding", fixes=(fix,))
 
-    rule(
+    declared = rule(
         code,
         f"test-rule-{code.lower()}",
         Severity.ERROR,
@@ -275,6 +275,8 @@ def _register(code: str, edits: Callable[[ModelContext], list[TextEdit]]) -> Non
         bad="",
         good="",
     )(check)
+    filed = declared.filed("tests")
+    registry._BY_CODE[filed.code] = registry._BY_NAME[filed.name] = filed
 
 
 def _value(ctx: ModelContext, path: tuple[str, ...]) -> TextEdit:

@@ -7,7 +7,8 @@ import pytest
 from tritonlint.cli import main
 from tritonlint.diagnostics import Applicability
 from tritonlint.report.rules_doc import render_rules_doc, rule_markdown
-from tritonlint.rules.registry import FixAvailability, by_code, fixable
+from tritonlint.rules.base import FixAvailability, fixable
+from tritonlint.rules.registry import by_code
 
 
 def test_a_fix_declaration_names_its_applicability() -> None:

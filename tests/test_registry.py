@@ -10,7 +10,8 @@ import pytest
 from tritonlint.diagnostics import Severity
 from tritonlint.document import parse_config
 from tritonlint.engine import LintOptions
-from tritonlint.rules.registry import Rule, all_rules, by_code, by_name, by_stage
+from tritonlint.rules.base import Rule
+from tritonlint.rules.registry import all_rules, by_code, by_name, by_stage
 from tritonlint.schema.releases import load_schema
 from tritonlint.stage_rules import StageRule
 
@@ -153,7 +154,7 @@ TESTED_TOGETHER = {
     "warmup": ("io_batching_warmup", "server_checks"),
     "instances": ("server_checks",),
     "sequence": ("server_checks",),
-    "misc": ("server_checks",),
+    "serving": ("server_checks",),
     "backends": ("server_checks",),
     "batch_io": ("server_checks",),
 }

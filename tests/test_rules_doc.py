@@ -12,7 +12,7 @@ import pytest
 from tritonlint.cli import main
 from tritonlint.report.links import DOCUMENTATION_HOME, github_anchor, rule_url
 from tritonlint.report.rules_doc import render_packs_table, render_rules_doc
-from tritonlint.rules.packs import PACK_SUMMARIES
+from tritonlint.rules.packs import PACKS
 from tritonlint.rules.registry import all_rules, by_code
 
 if sys.version_info >= (3, 11):
@@ -61,7 +61,8 @@ def test_readme_pack_table_is_up_to_date() -> None:
 
 
 def test_every_pack_has_a_summary() -> None:
-    assert set(PACK_SUMMARIES) == {rule.pack for rule in all_rules()}
+    assert all(pack.summary for pack in PACKS)
+    assert {pack.name for pack in PACKS} == {rule.pack for rule in all_rules()}
 
 
 def test_each_pack_holds_a_run_of_codes() -> None:

@@ -30,7 +30,8 @@ from typing import NamedTuple
 from tritonlint.diagnostics import Applicability, Diagnostic, Fix, TextEdit
 from tritonlint.document import ConfigDocument
 from tritonlint.edits import comment_span
-from tritonlint.rules.registry import Rule, all_rules, by_stage
+from tritonlint.rules.base import Rule
+from tritonlint.rules.registry import all_rules, by_stage
 from tritonlint.settings import rule_matches
 from tritonlint.span import Span
 from tritonlint.stage_rules import StageRule

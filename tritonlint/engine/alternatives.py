@@ -15,7 +15,7 @@ from dataclasses import replace
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine.model_check import check_models
 from tritonlint.repository.model import ModelFolder, Repository
-from tritonlint.rules.registry import Rule
+from tritonlint.rules.base import Rule
 from tritonlint.suppression import apply_suppressions
 
 

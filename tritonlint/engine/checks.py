@@ -1,18 +1,19 @@
-"""Run the rules on one model, and spread a composing model's refusal to its ensembles."""
+"""Run the rules on one model, and on the repository as a whole.
+
+(A composing model's refusal is spread to its ensembles by the rule that reports it, TL720:
+``tritonlint/rules/ensemble/across_models.py``.)"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic, RelatedLocation, Severity
 from tritonlint.document import ConfigDocument
 from tritonlint.repository.model import ModelFolder, Repository, WalkProblem
+from tritonlint.rules.base import Rule
 from tritonlint.rules.context import ModelContext, RepositoryContext
-from tritonlint.rules.registry import Rule, by_stage
-from tritonlint.stage_rules import StageRule
-
-_STEP = ("ensemble_scheduling", "step")
+from tritonlint.rules.registry import by_stage
 
 
 def walk_diagnostics(problems: Iterable[WalkProblem]) -> Iterator[Diagnostic]:
@@ -69,54 +70,6 @@ def repository_diagnostics(repository: Repository, rules: Iterable[Rule]) -> Ite
 
 def first_error(diagnostics: Iterable[Diagnostic]) -> Diagnostic | None:
     return next((d for d in diagnostics if d.severity is Severity.ERROR), None)
-
-
-def composing_model_failures(
-    repository: Repository, errors: Mapping[str, Diagnostic], ensembles: Iterable[str]
-) -> dict[str, list[Diagnostic]]:
-    """TL720 at every step of ``ensembles`` whose model is refused, up nested ensembles.
-
-    ``errors`` holds the first error of each model's own findings (not counting TL720).
-    Every ensemble that runs one of ``ensembles`` must be among them too. Returns the TL720
-    findings of each of ``ensembles``.
-    """
-    failing = dict(errors)
-    found: dict[str, list[Diagnostic]] = {}
-    names = sorted(set(ensembles))
-    # A refusal spreads one level of nesting per round, until no ensemble newly fails.
-    while True:
-        newly_failing = False
-        for name in names:
-            model = repository.model(name)
-            findings = _steps_refused(repository, model, failing) if model else []
-            found[name] = findings
-            if findings and name not in failing:
-                failing[name] = findings[0]
-                newly_failing = True
-        if not newly_failing:
-            return found
-
-
-def _steps_refused(
-    repository: Repository, model: ModelFolder, failing: Mapping[str, Diagnostic]
-) -> list[Diagnostic]:
-    rule = by_stage(StageRule.ENSEMBLE_COMPOSING_MODEL_REFUSED)
-    context = ModelContext(repository, model)
-    found = []
-    for index, step in enumerate(repository.graph.steps(model.name)):
-        cause = failing.get(step)
-        if cause is None or repository.model(step) is None:
-            continue
-        found.append(
-            rule.diagnostic(
-                f"ensemble '{context.name}' depends on '{step}' which has no "
-                f"loaded version: tritonserver refuses '{step}' ({cause.code} {cause.name})",
-                context.config_path,
-                context.span((*_STEP, index, "model_name")),
-                (RelatedLocation(path=cause.path, span=cause.span, message=cause.message),),
-            )
-        )
-    return found
 
 
 def folder_of(repository: Repository, path: Path) -> str | None:

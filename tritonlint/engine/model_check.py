@@ -16,7 +16,7 @@ from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine.checks import model_diagnostics
 from tritonlint.repository.graph import ModelEdges, edges_of
 from tritonlint.repository.model import ModelFolder, Repository
-from tritonlint.rules.registry import Rule
+from tritonlint.rules.base import Rule
 from tritonlint.suppression import FileSuppressions, read_suppressions
 
 

@@ -8,7 +8,8 @@ from functools import cached_property
 from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic, Severity
-from tritonlint.rules.registry import Rule, all_rules
+from tritonlint.rules.base import Rule
+from tritonlint.rules.registry import all_rules
 from tritonlint.settings import PathPatterns, rule_matches
 
 

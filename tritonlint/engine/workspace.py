@@ -29,7 +29,6 @@ from tritonlint.diagnostics import Diagnostic
 from tritonlint.document import ConfigDocument, load_config, parse_config, reparse_config
 from tritonlint.engine.alternatives import alternative_findings
 from tritonlint.engine.checks import (
-    composing_model_failures,
     first_error,
     folder_of,
     repository_diagnostics,
@@ -40,7 +39,9 @@ from tritonlint.engine.options import LintOptions
 from tritonlint.repository.model import ConfigLoader, ModelFolder, Repository, WalkProblem
 from tritonlint.repository.recognise import CONFIG_NAME, CONFIGS_FOLDER
 from tritonlint.repository.walker import read_loose_file, read_model, read_repository
-from tritonlint.rules.registry import Rule, all_rules
+from tritonlint.rules.base import Rule
+from tritonlint.rules.ensemble.across_models import composing_model_failures
+from tritonlint.rules.registry import all_rules
 from tritonlint.schema.releases import Schema, load_schema
 from tritonlint.suppression import apply_suppressions
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from tritonlint.rules.registry import Rule
+from tritonlint.rules.base import Rule
 
 #: The project's home: its source, documentation and issue tracker (also in pyproject.toml's
 #: ``[project.urls]``).

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from tritonlint.diagnostics import Applicability
 from tritonlint.report.links import github_anchor, rule_heading
-from tritonlint.rules.registry import Rule, all_rules
+from tritonlint.rules.base import Rule
+from tritonlint.rules.packs import PACKS
+from tritonlint.rules.registry import all_rules
 from tritonlint.schema.releases import available_releases
 
 
@@ -116,8 +118,7 @@ def render_rules_doc() -> str:
 def render_packs_table() -> str:
     """README's table of the packs: each pack's codes (first to last), name and summary, in the
     order of their codes."""
-    from tritonlint.rules.packs import PACK_SUMMARIES
-
+    summaries = {pack.name: pack.summary for pack in PACKS}
     codes: dict[str, list[str]] = {}
     for rule in all_rules():
         codes.setdefault(rule.pack, []).append(rule.code)
@@ -125,5 +126,5 @@ def render_packs_table() -> str:
     for pack, pack_codes in codes.items():
         first, last = pack_codes[0], pack_codes[-1]
         span = first if first == last else f"{first}\N{EN DASH}{last}"
-        lines.append(f"| {span} | {pack} | {PACK_SUMMARIES[pack]} |")
+        lines.append(f"| {span} | {pack} | {summaries[pack]} |")
     return "\n".join(lines) + "\n"

@@ -29,7 +29,8 @@ from tritonlint.diagnostics import Diagnostic, Fix, Severity
 from tritonlint.paths import display_path
 from tritonlint.report.links import DOCUMENTATION_HOME, rule_url
 from tritonlint.report.rules_doc import rule_markdown
-from tritonlint.rules.registry import Rule, all_rules
+from tritonlint.rules.base import Rule
+from tritonlint.rules.registry import all_rules
 from tritonlint.span import Span
 
 SCHEMA_URI = (

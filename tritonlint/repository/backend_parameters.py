@@ -43,6 +43,10 @@ from typing import NamedTuple
 
 from tritonlint.schema.releases import release_key
 
+#: How a path parameter names a place inside the model folder (the backends replace it with the
+#: folder's path).
+MODEL_DIRECTORY = "$$TRITON_MODEL_DIRECTORY"
+
 
 class ValueKind(Enum):
     """What a key's string holds."""

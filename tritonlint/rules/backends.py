@@ -12,8 +12,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from tritonlint.diagnostics import Severity
-from tritonlint.rules.context import ModelContext
-from tritonlint.rules.registry import Finding, rule
+from tritonlint.rules.base import rule
+from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.schema.datatypes import data_types
 
 _NO_OPTIONAL_INPUTS = frozenset({"tensorrt", "pytorch", "tensorflow", "openvino"})

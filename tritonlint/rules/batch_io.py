@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tritonlint.diagnostics import Severity
-from tritonlint.rules.context import ModelContext
-from tritonlint.rules.registry import Finding, rule
+from tritonlint.rules.base import rule
+from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.schema.datatypes import data_types
 
 _ONE_SOURCE_INPUT = {

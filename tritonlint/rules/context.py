@@ -1,19 +1,32 @@
-"""What a check sees: one model, its repository, and helpers to point at places."""
+"""What a check sees (one model, its repository, and helpers to point at places) and what it
+yields (findings)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from tritonlint.diagnostics import Fix, RelatedLocation
 from tritonlint.repository.autofill import Completed, complete
 from tritonlint.repository.graph import DependencyGraph
 from tritonlint.repository.model import ModelFolder, Repository
 from tritonlint.rules.reads import DoubtfulRead, ReadLog, TrackedMessage
-from tritonlint.rules.registry import Finding
 from tritonlint.schema.source_map import Path as FieldPath
 from tritonlint.span import Span
+
+
+class Finding(NamedTuple):
+    """What a check yields: a message about a place. The rule adds its code and severity."""
+
+    message: str
+    path: Path
+    span: Span | None = None
+    related: tuple[RelatedLocation, ...] = ()
+    #: Edits that resolve the finding, for ``--fix`` and the editor's code actions.
+    fixes: tuple[Fix, ...] = ()
+    #: The field of the model's config the finding is about (None: a file or folder).
+    field: FieldPath | None = None
 
 
 @dataclass

@@ -5,14 +5,13 @@ here so that they have codes and documentation like every other rule.
 """
 
 from tritonlint.diagnostics import Severity
-from tritonlint.rules.registry import declare
+from tritonlint.rules.base import declare
 from tritonlint.stage_rules import StageRule
 
-declare(
+NOT_UTF8 = declare(
     "TL001",
     StageRule.NOT_UTF8,
     Severity.ERROR,
-    pack="files",
     summary="config.pbtxt is not valid UTF-8",
     explanation="""
     Model configurations are read as UTF-8 text. A byte that is not valid UTF-8 (often a
@@ -28,11 +27,10 @@ declare(
     server_message="failed to read text proto from {path}",
 )
 
-declare(
+BINARY_FILE = declare(
     "TL002",
     StageRule.BINARY_FILE,
     Severity.ERROR,
-    pack="files",
     summary="config.pbtxt is a binary file",
     explanation="""
     The file holds NUL bytes, so it is not text: often a serialized (binary) protobuf, or a
@@ -50,11 +48,10 @@ declare(
     server_message="failed to read text proto from {path}",
 )
 
-declare(
+FILE_TOO_LARGE = declare(
     "TL003",
     StageRule.FILE_TOO_LARGE,
     Severity.ERROR,
-    pack="files",
     summary="config.pbtxt is too large to be a model configuration",
     explanation="""
     Real model configurations are a few kilobytes. A file of many megabytes is almost
@@ -70,11 +67,10 @@ declare(
     """,
 )
 
-declare(
+UNREADABLE_PATH = declare(
     "TL004",
     StageRule.UNREADABLE_PATH,
     Severity.ERROR,
-    pack="files",
     summary="a file or folder cannot be read",
     explanation="""
     The path does not exist, or permissions forbid reading it. tritonserver would fail on
@@ -89,11 +85,10 @@ declare(
     server_message="failed to stat file {path}",
 )
 
-declare(
+SYMLINK_LOOP = declare(
     "TL005",
     StageRule.SYMLINK_LOOP,
     Severity.ERROR,
-    pack="files",
     summary="a symbolic link points back to itself",
     explanation="""
     Following the link never reaches a file or folder. tritonlint reports it once and does

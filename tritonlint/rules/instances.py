@@ -13,8 +13,8 @@ from typing import Any
 
 from tritonlint.diagnostics import Severity
 from tritonlint.repository.autofill import ENSEMBLE
-from tritonlint.rules.context import ModelContext, RepositoryContext
-from tritonlint.rules.registry import Finding, repository_rule, rule
+from tritonlint.rules.base import repository_rule, rule
+from tritonlint.rules.context import Finding, ModelContext, RepositoryContext
 
 KIND_AUTO, KIND_GPU, KIND_CPU, KIND_MODEL = 0, 1, 2, 3
 _KIND_NAMES = {

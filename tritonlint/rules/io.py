@@ -6,8 +6,8 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tritonlint.diagnostics import Severity
-from tritonlint.rules.context import ModelContext
-from tritonlint.rules.registry import Finding, rule
+from tritonlint.rules.base import rule
+from tritonlint.rules.context import Finding, ModelContext
 
 WILDCARD = -1
 

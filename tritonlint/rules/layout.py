@@ -7,9 +7,11 @@ from typing import Any, NamedTuple
 
 from tritonlint.diagnostics import Severity
 from tritonlint.repository.autofill import ENSEMBLE, PLATFORMS
+from tritonlint.repository.backend_parameters import MODEL_DIRECTORY
 from tritonlint.repository.model import VersionFolder, VersionStatus, path_problem
 from tritonlint.repository.versions import numbered, selected_versions
-from tritonlint.rules.context import ModelContext, RepositoryContext
+from tritonlint.rules.base import repository_rule, rule
+from tritonlint.rules.context import Finding, ModelContext, RepositoryContext
 from tritonlint.rules.folder_contents import (
     SAVED_MODEL,
     Kind,
@@ -18,8 +20,6 @@ from tritonlint.rules.folder_contents import (
     not_a_model,
     unversioned_contents,
 )
-from tritonlint.rules.misc import MODEL_DIRECTORY
-from tritonlint.rules.registry import Finding, repository_rule, rule
 from tritonlint.rules.spelling import misspelt_backend
 
 #: A negative version reaches the backend as this much more (as an unsigned 64-bit number).

@@ -8,9 +8,9 @@ from typing import Any
 
 from tritonlint.diagnostics import Applicability, Fix, Severity, TextEdit
 from tritonlint.edits import quote
-from tritonlint.rules.context import ModelContext
+from tritonlint.rules.base import FixAvailability, fixable, rule
+from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.rules.fixes import fix, set_value
-from tritonlint.rules.registry import Finding, FixAvailability, fixable, rule
 from tritonlint.schema.source_map import Path as FieldPath
 
 _UNADDRESSABLE = re.compile(r"[\s?#%\\\"<>|*]")

@@ -1,17 +1,28 @@
-"""Importing this module registers every rule pack; :data:`PACK_SUMMARIES` says what each checks."""
+"""Every rule pack, listed once: its name, what it checks, and the modules that hold its rules.
 
-from tritonlint.rules import (  # noqa: F401
+The registry files the rules each module declares under the pack that lists the module here. A
+pack's name is shown by ``tritonlint rules``, in docs/rules.md, README's pack table and SARIF
+reports; rule selectors (``select``, ``ignore``, suppression comments) name codes and rules,
+never packs.
+"""
+
+from types import ModuleType
+from typing import NamedTuple
+
+from tritonlint.rules import (
+    agents,
     backends,
     batch_io,
     batching,
-    ensemble,
     files,
     instances,
     io,
     layout,
-    misc,
+    metrics,
     naming,
+    parameters,
     platform,
+    responses,
     schema,
     sequence,
     smoke,
@@ -19,65 +30,130 @@ from tritonlint.rules import (  # noqa: F401
     syntax,
     warmup,
 )
+from tritonlint.rules.ensemble import across_models, data_flow, structure
 
-#: What each pack checks, in a line (README's pack table; ``tritonlint rules --markdown-packs``).
-PACK_SUMMARIES: dict[str, str] = {
-    "files": "unreadable, binary, non-UTF-8, oversized files; symlink loops",
-    "syntax": (
-        "protobuf text-format syntax (every error in a file, with what was expected); unfilled "
-        "`${...}` template placeholders; JSON or Python source pasted into config.pbtxt"
+
+class Pack(NamedTuple):
+    name: str
+    #: What the pack checks, in a line (README's pack table; ``tritonlint rules --markdown-packs``).
+    summary: str
+    #: The modules whose declarations are the pack's rules.
+    modules: tuple[ModuleType, ...]
+
+
+#: Every pack, in the order of their codes.
+PACKS: tuple[Pack, ...] = (
+    Pack("files", "unreadable, binary, non-UTF-8, oversized files; symlink loops", (files,)),
+    Pack(
+        "syntax",
+        (
+            "protobuf text-format syntax (every error in a file, with what was expected); unfilled "
+            "`${...}` template placeholders; JSON or Python source pasted into config.pbtxt"
+        ),
+        (syntax,),
     ),
-    "suppressions": "a `# tritonlint: disable=...` comment that suppresses nothing",
-    "smoke": (
-        "what a real tritonserver said when the smoke stage loaded the model: refused (with the "
-        "rule that predicts the message), backend missing, needs a GPU, timed out, crashed "
-        "([docs/smoke.md](docs/smoke.md))"
+    Pack(
+        "suppressions",
+        "a `# tritonlint: disable=...` comment that suppresses nothing",
+        (suppressions,),
     ),
-    "schema": (
-        'unknown fields (with "did you mean", and the release that added a field the targeted '
-        "release lacks), wrong value types, bad literals, integer ranges, unknown enum values, "
-        "duplicate fields, oneof conflicts, duplicate map keys"
+    Pack(
+        "smoke",
+        (
+            "what a real tritonserver said when the smoke stage loaded the model: refused (with "
+            "the rule that predicts the message), backend missing, needs a GPU, timed out, crashed "
+            "([docs/smoke.md](docs/smoke.md))"
+        ),
+        (smoke,),
     ),
-    "naming": "`name` against the folder; names clients cannot address",
-    "layout": (
-        "missing config, version folders (missing, ignored, malformed), version policy, the model "
-        "file each backend loads, label files, hidden folders, file names no file can have, a "
-        "config.pbtxt in a version folder"
+    Pack(
+        "schema",
+        (
+            'unknown fields (with "did you mean", and the release that added a field the targeted '
+            "release lacks), wrong value types, bad literals, integer ranges, unknown enum values, "
+            "duplicate fields, oneof conflicts, duplicate map keys"
+        ),
+        (schema,),
     ),
-    "platform": (
-        "platform/backend pairs as the server completes them; misspelt backend names; `runtime` "
-        "paths"
+    Pack("naming", "`name` against the folder; names clients cannot address", (naming,)),
+    Pack(
+        "layout",
+        (
+            "missing config, version folders (missing, ignored, malformed), version policy, the "
+            "model file each backend loads, label files, hidden folders, file names no file can "
+            "have, a config.pbtxt in a version folder"
+        ),
+        (layout,),
     ),
-    "io": (
-        "names, data types, dims and reshape of inputs and outputs; image formats, shape tensors, "
-        "duplicate or numeric names, a batch dimension written twice"
+    Pack(
+        "platform",
+        (
+            "platform/backend pairs as the server completes them; misspelt backend names; "
+            "`runtime` paths"
+        ),
+        (platform,),
     ),
-    "batch_io": "ragged-batching batch inputs and outputs",
-    "batching": (
-        "max_batch_size, preferred batch sizes, priority levels, ordering, batchers that cannot "
-        "batch"
+    Pack(
+        "io",
+        (
+            "names, data types, dims and reshape of inputs and outputs; image formats, shape "
+            "tensors, duplicate or numeric names, a batch dimension written twice"
+        ),
+        (io,),
     ),
-    "sequence": (
-        "sequence-batching control tensors, strategies, implicit state and its initial values"
+    Pack("batch_io", "ragged-batching batch inputs and outputs", (batch_io,)),
+    Pack(
+        "batching",
+        (
+            "max_batch_size, preferred batch sizes, priority levels, ordering, batchers that "
+            "cannot batch"
+        ),
+        (batching,),
     ),
-    "instances": (
-        "instance-group kinds, GPU ids, counts, profiles, secondary devices, rate-limiter resources"
+    Pack(
+        "sequence",
+        "sequence-batching control tensors, strategies, implicit state and its initial values",
+        (sequence,),
     ),
-    "ensemble": (
-        "ensemble structure, data flow between steps, every step against its model's config "
-        "(tensor names, data types, shapes, batch sizes, versions, cycles), and steps whose model "
-        "is refused"
+    Pack(
+        "instances",
+        (
+            "instance-group kinds, GPU ids, counts, profiles, secondary devices, rate-limiter "
+            "resources"
+        ),
+        (instances,),
     ),
-    "warmup": (
-        "warmup samples against the model's inputs: names, types, shapes, batch sizes, data files "
-        "(missing, too small, too large)"
+    Pack(
+        "ensemble",
+        (
+            "ensemble structure, data flow between steps, every step against its model's config "
+            "(tensor names, data types, shapes, batch sizes, versions, cycles), and steps whose "
+            "model is refused"
+        ),
+        (structure, data_flow, across_models),
     ),
-    "misc": (
-        "response cache, Python environments, backend parameters, decoupled policies, model "
-        "metrics, repository agents"
+    Pack(
+        "warmup",
+        (
+            "warmup samples against the model's inputs: names, types, shapes, batch sizes, data "
+            "files (missing, too small, too large)"
+        ),
+        (warmup,),
     ),
-    "backends": (
-        "what the PyTorch, ONNX Runtime, TensorRT, TensorFlow and Python backends refuse (marked "
-        "as backend checks: only the smoke stage with the real backend confirms them)"
+    Pack(
+        "serving",
+        (
+            "response cache, Python environments, backend parameters, decoupled policies, model "
+            "metrics, repository agents"
+        ),
+        (responses, parameters, metrics, agents),
     ),
-}
+    Pack(
+        "backends",
+        (
+            "what the PyTorch, ONNX Runtime, TensorRT, TensorFlow and Python backends refuse "
+            "(marked as backend checks: only the smoke stage with the real backend confirms them)"
+        ),
+        (backends,),
+    ),
+)

@@ -19,9 +19,9 @@ from tritonlint.repository.autofill import (
     PLATFORMS,
     complete,
 )
-from tritonlint.rules.context import ModelContext
+from tritonlint.rules.base import FixAvailability, fixable, rule
+from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.rules.fixes import fix, insert_after, remove_top_level, rename, set_value
-from tritonlint.rules.registry import Finding, FixAvailability, fixable, rule
 from tritonlint.rules.spelling import misspelt_backend
 
 _UNEXPECTED_PLATFORM = "unexpected platform type '{platform}' for {model}"

@@ -1,16 +1,15 @@
 """Schema pack: fields, values and types that ModelConfig does not allow. Reported by the binder."""
 
 from tritonlint.diagnostics import Applicability, Severity
-from tritonlint.rules.registry import FixAvailability, declare, fixable
+from tritonlint.rules.base import FixAvailability, declare, fixable
 from tritonlint.stage_rules import StageRule
 
 _PARSE_FAILURE = "failed to read text proto from {path}"
 
-declare(
+UNKNOWN_FIELD = declare(
     "TL101",
     StageRule.UNKNOWN_FIELD,
     Severity.ERROR,
-    pack="schema",
     fix=fixable(FixAvailability.SOMETIMES, Applicability.UNSAFE),
     summary="a field that the message type does not have",
     explanation="""
@@ -36,11 +35,10 @@ declare(
     server_message='Message type "inference.{message}" has no field named "{field}".',
 )
 
-declare(
+WRONG_VALUE_TYPE = declare(
     "TL102",
     StageRule.WRONG_VALUE_TYPE,
     Severity.ERROR,
-    pack="schema",
     fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a message where a scalar belongs, a scalar for a message, or a list for one value",
     explanation="""
@@ -58,11 +56,10 @@ declare(
     server_message='Expected "{", found "{token}".',
 )
 
-declare(
+INVALID_VALUE = declare(
     "TL103",
     StageRule.INVALID_VALUE,
     Severity.ERROR,
-    pack="schema",
     fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a value that cannot be read as the field's type",
     explanation="""
@@ -88,11 +85,10 @@ declare(
     ),
 )
 
-declare(
+INTEGER_OUT_OF_RANGE = declare(
     "TL104",
     StageRule.INTEGER_OUT_OF_RANGE,
     Severity.ERROR,
-    pack="schema",
     summary="an integer outside the range of the field's type",
     explanation="""
     Fields are int32, int64, uint32 or uint64. A negative number in an unsigned field (every
@@ -108,11 +104,10 @@ declare(
     server_message="Integer out of range ({token})",
 )
 
-declare(
+UNKNOWN_ENUM_VALUE = declare(
     "TL105",
     StageRule.UNKNOWN_ENUM_VALUE,
     Severity.ERROR,
-    pack="schema",
     fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE, Applicability.UNSAFE),
     summary="an enum value name that the enum does not have",
     explanation="""
@@ -131,11 +126,10 @@ declare(
     server_message='Unknown enumeration value of "{value}" for field "{field}".',
 )
 
-declare(
+UNKNOWN_ENUM_NUMBER = declare(
     "TL106",
     StageRule.UNKNOWN_ENUM_NUMBER,
     Severity.WARNING,
-    pack="schema",
     summary="an enum given as a number that is none of its values",
     explanation="""
     ModelConfig's enums are open, so the parser keeps any number (`data_type: 42`), but
@@ -150,11 +144,10 @@ declare(
     """,
 )
 
-declare(
+DUPLICATE_FIELD = declare(
     "TL107",
     StageRule.DUPLICATE_FIELD,
     Severity.ERROR,
-    pack="schema",
     fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a non-repeated field given twice",
     explanation="""
@@ -173,11 +166,10 @@ declare(
     server_message='Non-repeated field "{field}" is specified multiple times.',
 )
 
-declare(
+OVERRIDDEN_FIELD = declare(
     "TL108",
     StageRule.OVERRIDDEN_FIELD,
     Severity.WARNING,
-    pack="schema",
     fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a non-repeated field given twice where the first value is the default",
     explanation="""
@@ -194,11 +186,10 @@ declare(
     """,
 )
 
-declare(
+ONEOF_CONFLICT = declare(
     "TL109",
     StageRule.ONEOF_CONFLICT,
     Severity.ERROR,
-    pack="schema",
     summary="two members of one oneof are set",
     explanation="""
     Some fields exclude each other: a model has at most one of `dynamic_batching`,
@@ -219,11 +210,10 @@ declare(
     ),
 )
 
-declare(
+DUPLICATE_MAP_KEY = declare(
     "TL110",
     StageRule.DUPLICATE_MAP_KEY,
     Severity.WARNING,
-    pack="schema",
     summary="a key given twice in a map field",
     explanation="""
     Map fields (`parameters`, `input_map`, `output_map`, `cc_model_filenames`,

@@ -7,8 +7,8 @@ from typing import Any
 
 from tritonlint.diagnostics import Severity
 from tritonlint.repository.model import Entry, path_problem
-from tritonlint.rules.context import ModelContext
-from tritonlint.rules.registry import Finding, rule
+from tritonlint.rules.base import rule
+from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.schema.datatypes import data_types
 
 _START, _READY, _END, _CORRID = 0, 1, 2, 3

@@ -6,14 +6,13 @@ to the model's config.pbtxt, and names the static rule that predicts it where on
 """
 
 from tritonlint.diagnostics import Severity
-from tritonlint.rules.registry import declare
+from tritonlint.rules.base import declare
 from tritonlint.stage_rules import StageRule
 
-declare(
+SMOKE_LOAD_FAILED = declare(
     "TL030",
     StageRule.SMOKE_LOAD_FAILED,
     Severity.ERROR,
-    pack="smoke",
     summary="tritonserver refused to load the model",
     explanation="""
     The smoke stage started a real tritonserver on the repository and asked it to load the
@@ -33,11 +32,10 @@ declare(
     """,
 )
 
-declare(
+SMOKE_BACKEND_MISSING = declare(
     "TL031",
     StageRule.SMOKE_BACKEND_MISSING,
     Severity.WARNING,
-    pack="smoke",
     summary="the server that ran the smoke stage lacks the model's backend",
     explanation="""
     The server has no library for the backend the model needs (for instance the embedded
@@ -58,11 +56,10 @@ declare(
     """,
 )
 
-declare(
+SMOKE_NEEDS_GPU = declare(
     "TL032",
     StageRule.SMOKE_NEEDS_GPU,
     Severity.WARNING,
-    pack="smoke",
     summary="the model asks for a GPU and the smoke stage ran without one",
     explanation="""
     The model has a `KIND_GPU` instance group (or no instance group and a backend that only
@@ -81,11 +78,10 @@ declare(
     """,
 )
 
-declare(
+SMOKE_LOAD_TIMEOUT = declare(
     "TL033",
     StageRule.SMOKE_LOAD_TIMEOUT,
     Severity.ERROR,
-    pack="smoke",
     summary="the server did not finish loading the model in time",
     explanation="""
     The load took longer than `--timeout` (per model) or than what was left of
@@ -103,11 +99,10 @@ declare(
     """,
 )
 
-declare(
+SMOKE_SERVER_CRASHED = declare(
     "TL034",
     StageRule.SMOKE_SERVER_CRASHED,
     Severity.ERROR,
-    pack="smoke",
     summary="the server died while loading the model",
     explanation="""
     The tritonserver process exited while it loaded the model, and again when the load was

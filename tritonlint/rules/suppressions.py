@@ -1,14 +1,13 @@
 """Suppressions pack: `# tritonlint: disable=...` comments, read by tritonlint/suppression.py."""
 
 from tritonlint.diagnostics import Applicability, Severity
-from tritonlint.rules.registry import FixAvailability, declare, fixable
+from tritonlint.rules.base import FixAvailability, declare, fixable
 from tritonlint.stage_rules import StageRule
 
-declare(
+UNUSED_SUPPRESSION = declare(
     "TL020",
     StageRule.UNUSED_SUPPRESSION,
     Severity.WARNING,
-    pack="suppressions",
     fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="a suppression comment that suppresses nothing, or one written in a form not read",
     explanation="""

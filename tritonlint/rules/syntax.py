@@ -1,14 +1,13 @@
 """Syntax pack: what the text-format parser refuses. Reported by the parser."""
 
 from tritonlint.diagnostics import Applicability, Severity
-from tritonlint.rules.registry import FixAvailability, declare, fixable
+from tritonlint.rules.base import FixAvailability, declare, fixable
 from tritonlint.stage_rules import StageRule
 
-declare(
+SYNTAX_ERROR = declare(
     "TL010",
     StageRule.SYNTAX_ERROR,
     Severity.ERROR,
-    pack="syntax",
     fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     summary="config.pbtxt is not valid protobuf text format",
     explanation="""
@@ -37,11 +36,10 @@ declare(
     server_message="failed to read text proto from {path}",
 )
 
-declare(
+TEMPLATE_PLACEHOLDER = declare(
     "TL011",
     StageRule.TEMPLATE_PLACEHOLDER,
     Severity.ERROR,
-    pack="syntax",
     summary="an unfilled ${...} template placeholder",
     explanation="""
     Some model repositories (TensorRT-LLM's among them) ship `config.pbtxt` *templates* with
@@ -58,11 +56,10 @@ declare(
     server_message="failed to read text proto from {path}",
 )
 
-declare(
+JSON_CONFIG = declare(
     "TL012",
     StageRule.JSON_CONFIG,
     Severity.ERROR,
-    pack="syntax",
     summary="config.pbtxt holds JSON, not protobuf text format",
     explanation="""
     `GET /v2/models/<model>/config` and many examples show a model configuration as JSON.
@@ -85,11 +82,10 @@ declare(
     server_message="failed to read text proto from {path}",
 )
 
-declare(
+PYTHON_SOURCE = declare(
     "TL013",
     StageRule.PYTHON_SOURCE,
     Severity.ERROR,
-    pack="syntax",
     summary="config.pbtxt holds Python source, not a model configuration",
     explanation="""
     A Python backend model has two files: its code, `model.py` in a version folder

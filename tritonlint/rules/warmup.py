@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from tritonlint.diagnostics import Severity
 from tritonlint.repository.autofill import ENSEMBLE
 from tritonlint.repository.model import Entry, path_problem
-from tritonlint.rules.context import ModelContext
-from tritonlint.rules.registry import Finding, rule
+from tritonlint.rules.base import rule
+from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.schema.datatypes import data_types
 
 _PREFIX = "[request id: <id_unknown>] "

@@ -27,8 +27,9 @@ from functools import cache
 from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic, Severity
+from tritonlint.rules.base import Rule
 from tritonlint.rules.messages import template_parts, template_pattern
-from tritonlint.rules.registry import Rule, all_rules, by_code
+from tritonlint.rules.registry import all_rules, by_code
 from tritonlint.span import Span
 
 #: Templates with less fixed text than this match too much to name a rule.

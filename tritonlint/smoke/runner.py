@@ -28,7 +28,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic
-from tritonlint.rules.registry import Rule, by_code
+from tritonlint.rules.base import Rule
+from tritonlint.rules.registry import by_code
 from tritonlint.server import devices
 from tritonlint.server.prepare import (
     CONFIG_NAME,

@@ -1,0 +1,514 @@
+"""Each step of an ensemble against the config of the model it runs: the model exists, its
+tensors, data types, shapes, batch size and versions match the step, no ensemble runs itself,
+and none runs a model that the server refuses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from tritonlint.diagnostics import Applicability, Diagnostic, RelatedLocation, Severity
+from tritonlint.repository.model import ModelFolder, Repository
+from tritonlint.repository.versions import numbered, selected_versions
+from tritonlint.rules.base import FixAvailability, declare, fixable, rule
+from tritonlint.rules.context import Finding, ModelContext
+from tritonlint.rules.ensemble.steps import STEP, ensemble_config, latest_version, steps_of
+from tritonlint.schema.datatypes import data_types
+from tritonlint.stage_rules import StageRule
+
+
+@rule(
+    "TL708",
+    "ensemble-unknown-model",
+    Severity.ERROR,
+    summary="an ensemble step names a model that is not in the repository",
+    explanation="""
+    Every step's `model_name` must be a model folder of the same repository. A typo, or a
+    composing model that was not copied along, makes the ensemble fail to load.
+    """,
+    bad="""
+    step [ { model_name: "resnet" ... } ]    # the folder is model_repository/resnet50
+    """,
+    good="""
+    step [ { model_name: "resnet50" ... } ]
+    """,
+    server_message="ensemble {model} contains models that are not available or ambiguous: {names}",
+)
+def ensemble_unknown_model(ctx: ModelContext) -> Iterator[Finding]:
+    root = ctx.repository.root
+    if root is None:
+        return
+    for index, step in enumerate(steps_of(ctx)):
+        if step.model_name and step.model_name not in ctx.repository.folder_names:
+            yield ctx.at(
+                (*STEP, index, "model_name"),
+                f"ensemble {ctx.name} contains models that are not available or ambiguous: "
+                f"{step.model_name} (no folder '{step.model_name}' in {root})",
+            )
+
+
+@dataclass(frozen=True)
+class _Composing:
+    """A step's model, when its config can be read."""
+
+    index: int
+    step: Any
+    context: ModelContext
+    config: Any
+
+
+def _composing(ctx: ModelContext) -> Iterator[_Composing]:
+    for index, step in enumerate(steps_of(ctx)):
+        model = ctx.repository.model(step.model_name)
+        if model is None:
+            continue
+        other = ctx.context_for(model)
+        if other.config is not None:
+            yield _Composing(index, step, other, other.config)
+
+
+def _tensor_path(kind: str, config: Any, name: str) -> tuple[str | int, ...]:
+    names = [t.name for t in getattr(config, kind)]
+    return (kind, names.index(name), "name") if name in names else (kind,)
+
+
+@rule(
+    "TL713",
+    "ensemble-unknown-tensor-name",
+    Severity.ERROR,
+    summary="an input_map or output_map key that is not an input or output of the step's model",
+    explanation="""
+    In a step, `input_map` keys are *input names of the step's model* and values are ensemble
+    tensors; `output_map` keys are *output names of the step's model*. A key that the model
+    does not declare (often the two sides swapped, or a renamed tensor) is refused.
+    """,
+    bad="""
+    # classifier declares input "input" and output "probs"
+    step [ { model_name: "classifier" model_version: -1
+             input_map { key: "images" value: "pixels" }
+             output_map { key: "output" value: "LOGITS" } } ]
+    """,
+    good="""
+    step [ { model_name: "classifier" model_version: -1
+             input_map { key: "input" value: "pixels" }
+             output_map { key: "probs" value: "LOGITS" } } ]
+    """,
+    server_message=(
+        "in ensemble {ensemble}, ensemble tensor {tensor} is mapped from non-existing output "
+        "{output} in model {model}\n"
+        "in ensemble {ensemble}, ensemble tensor {tensor} is mapping to non-existing input "
+        "{input} in model {model}"
+    ),
+)
+def ensemble_unknown_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
+    for item in _composing(ctx):
+        inputs = {t.name for t in item.config.input}
+        outputs = {t.name for t in item.config.output}
+        model = item.step.model_name
+        step_path = (*STEP, item.index)
+        related = (item.context.related_at(("name",), f"model '{model}' is defined here"),)
+        if item.config.input:
+            for key, tensor in item.step.input_map.items():
+                if key not in inputs:
+                    yield ctx.at(
+                        (*step_path, "input_map", key, "key"),
+                        f"in ensemble {ctx.name}, ensemble tensor {tensor} is mapping to "
+                        f"non-existing input {key} in model {model} (its inputs: "
+                        f"{', '.join(sorted(inputs))})",
+                        related=related,
+                    )
+        if item.config.output:
+            for key, tensor in item.step.output_map.items():
+                if key not in outputs:
+                    yield ctx.at(
+                        (*step_path, "output_map", key, "key"),
+                        f"in ensemble {ctx.name}, ensemble tensor {tensor} is mapped from "
+                        f"non-existing output {key} in model {model} (its outputs: "
+                        f"{', '.join(sorted(outputs))})",
+                        related=related,
+                    )
+
+
+@rule(
+    "TL714",
+    "ensemble-unmapped-input",
+    Severity.ERROR,
+    summary="a required input of a step's model that the step does not feed",
+    explanation="""
+    Every input of the step's model that is not `optional: true` must appear as a key of the
+    step's `input_map`.
+    """,
+    bad="""
+    # classifier declares inputs "input" and "mask"
+    step [ { model_name: "classifier" input_map { key: "input" value: "pixels" } ... } ]
+    """,
+    good="""
+    step [ { model_name: "classifier"
+             input_map { key: "input" value: "pixels" }
+             input_map { key: "mask" value: "MASK" } ... } ]
+    """,
+    server_message=(
+        "in ensemble {ensemble}, input {input} in model {model} is not mapped to any ensemble "
+        "tensors"
+    ),
+)
+def ensemble_unmapped_input(ctx: ModelContext) -> Iterator[Finding]:
+    for item in _composing(ctx):
+        for tensor in item.config.input:
+            if tensor.optional or tensor.name in item.step.input_map:
+                continue
+            yield ctx.at(
+                (*STEP, item.index, "model_name"),
+                f"in ensemble {ctx.name}, input {tensor.name} in model {item.step.model_name} is "
+                "not mapped to any ensemble tensors",
+                related=(
+                    item.context.related_at(
+                        _tensor_path("input", item.config, tensor.name),
+                        "the input is declared here",
+                    ),
+                ),
+            )
+
+
+def _full_shape(dims: list[int], max_batch_size: int) -> list[int]:
+    return [-1, *dims] if max_batch_size > 0 else dims
+
+
+def _shapes_match(first: list[int], second: list[int]) -> bool:
+    return len(first) == len(second) and all(
+        a == b or a == -1 or b == -1 for a, b in zip(first, second, strict=True)
+    )
+
+
+def _show(shape: list[int]) -> str:
+    return "[" + ",".join(str(d) for d in shape) + "]"
+
+
+class _Use(NamedTuple):
+    """One place that says what an ensemble tensor looks like."""
+
+    model: str
+    data_type: int
+    dims: list[int]
+    max_batch_size: int
+    #: Where the ensemble config refers to the tensor.
+    reference: tuple[str | int, ...]
+    #: Where the tensor is declared (the ensemble's own IO, or the step's model's).
+    declaration: RelatedLocation
+
+
+def _uses(ctx: ModelContext, config: Any) -> dict[str, list[_Use]]:
+    uses: dict[str, list[_Use]] = {}
+    for kind in ("input", "output"):
+        for index, tensor in enumerate(getattr(config, kind)):
+            dims = list(tensor.reshape.shape) if tensor.HasField("reshape") else list(tensor.dims)
+            path = (kind, index, "name")
+            uses.setdefault(tensor.name, []).append(
+                _Use(
+                    ctx.name,
+                    tensor.data_type,
+                    dims,
+                    config.max_batch_size,
+                    path,
+                    ctx.related_at(path, f"ensemble {kind} of {ctx.name}"),
+                )
+            )
+    for item in _composing(ctx):
+        for kind, mapping in (("input", item.step.input_map), ("output", item.step.output_map)):
+            declared = {t.name: t for t in getattr(item.config, kind)}
+            for key, tensor_name in mapping.items():
+                tensor = declared.get(key)
+                if tensor is None:
+                    continue
+                uses.setdefault(tensor_name, []).append(
+                    _Use(
+                        item.step.model_name,
+                        tensor.data_type,
+                        list(tensor.dims),
+                        item.config.max_batch_size,
+                        (*STEP, item.index, f"{kind}_map", key, "value"),
+                        item.context.related_at(
+                            _tensor_path(kind, item.config, key),
+                            f"{kind} {key} of {item.step.model_name}",
+                        ),
+                    )
+                )
+    return uses
+
+
+@rule(
+    "TL715",
+    "ensemble-tensor-mismatch",
+    Severity.ERROR,
+    summary="an ensemble tensor whose data type or shape differs between the models that use it",
+    explanation="""
+    An ensemble tensor connects the ensemble's own inputs and outputs and the inputs and
+    outputs of its steps' models: all of them must agree on the data type, and on the shape,
+    where `-1` matches any size and a batching model's shape has the batch dimension in
+    front (`[16]` with max_batch_size 8 matches `[-1, 16]` of a non-batching model).
+    """,
+    bad="""
+    output [ { name: "LOGITS" data_type: TYPE_FP16 dims: [ 1000 ] } ]
+    # the step writing LOGITS declares TYPE_FP32
+    """,
+    good="""
+    output [ { name: "LOGITS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    """,
+    server_message=(
+        "in ensemble {ensemble}, ensemble tensor {tensor}: inconsistent shape: {shape_a} is "
+        "inferred from model {model_a} while {shape_b} is inferred from model {model_b}\n"
+        "in ensemble {ensemble}, ensemble tensor {tensor}: inconsistent data type: {type_a} is "
+        "inferred from model {model_a} while {type_b} is inferred from model {model_b}"
+    ),
+)
+def ensemble_tensor_mismatch(ctx: ModelContext) -> Iterator[Finding]:
+    config = ensemble_config(ctx)
+    if config is None or not steps_of(ctx):
+        return
+    types = data_types(config)
+    for tensor, uses in _uses(ctx, config).items():
+        first = uses[0]
+        for other in uses[1:]:
+            if other.data_type != first.data_type:
+                problem = (
+                    f"inconsistent data type: {types.name(first.data_type)} is inferred from "
+                    f"model {first.model} while {types.name(other.data_type)} is inferred from "
+                    f"model {other.model}"
+                )
+            elif not (
+                _shapes_match(first.dims, other.dims)
+                or _shapes_match(
+                    _full_shape(first.dims, first.max_batch_size),
+                    _full_shape(other.dims, other.max_batch_size),
+                )
+            ):
+                problem = (
+                    "inconsistent shape: "
+                    f"{_show(_full_shape(first.dims, first.max_batch_size))} is inferred from "
+                    f"model {first.model} while "
+                    f"{_show(_full_shape(other.dims, other.max_batch_size))} is inferred from "
+                    f"model {other.model}"
+                )
+            else:
+                continue
+            yield ctx.at(
+                other.reference,
+                f"in ensemble {ctx.name}, ensemble tensor {tensor}: {problem}",
+                related=(first.declaration, other.declaration),
+            )
+            break
+
+
+@rule(
+    "TL716",
+    "ensemble-batch-size-too-large",
+    Severity.ERROR,
+    summary="an ensemble's max_batch_size above that of a batching model it runs",
+    explanation="""
+    A batch sent to the ensemble goes whole to each step, so the ensemble's `max_batch_size`
+    may not exceed any composing model's (models with `max_batch_size: 0` do not batch and
+    are exempt).
+    """,
+    bad="""
+    max_batch_size: 32      # classifier allows 8
+    """,
+    good="""
+    max_batch_size: 8
+    """,
+    server_message=(
+        "ensemble {ensemble} allows maximum batch size {size}, but it contains model {model} "
+        "which only allows maximum batch size to be {model_size}"
+    ),
+)
+def ensemble_batch_size_too_large(ctx: ModelContext) -> Iterator[Finding]:
+    config = ensemble_config(ctx)
+    if config is None:
+        return
+    for item in _composing(ctx):
+        limit = item.config.max_batch_size
+        if limit != 0 and limit < config.max_batch_size:
+            yield ctx.at(
+                ("max_batch_size",),
+                f"ensemble {ctx.name} allows maximum batch size {config.max_batch_size}, but it "
+                f"contains model {item.step.model_name} which only allows maximum batch size to "
+                f"be {limit}",
+                related=(
+                    item.context.related_at(("max_batch_size",), f"{item.step.model_name}'s limit"),
+                ),
+            )
+
+
+@rule(
+    "TL717",
+    "ensemble-version-not-served",
+    Severity.ERROR,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
+    summary="a step asks for a version its model does not serve (an omitted version means 0)",
+    explanation="""
+    `model_version: -1` runs the latest served version; any other number must be a version
+    the composing model serves under its version policy. An omitted `model_version` is `0`,
+    not "latest", so it fails unless the model has a version folder `0/`. Where it is
+    omitted, a safe fix writes `model_version: -1`: version 0 cannot have been meant.
+    """,
+    bad="""
+    step [ { model_name: "classifier" input_map { ... } output_map { ... } } ]
+    """,
+    good="""
+    step [ { model_name: "classifier" model_version: -1 input_map { ... } output_map { ... } } ]
+    """,
+    server_message=(
+        "ensemble '{ensemble}' depends on '{model}' whose required version {version} is not loaded."
+    ),
+)
+def ensemble_version_not_served(ctx: ModelContext) -> Iterator[Finding]:
+    for index, step in enumerate(steps_of(ctx)):
+        if step.model_version == -1 or not step.model_name:
+            continue
+        model = ctx.repository.model(step.model_name)
+        if model is None:
+            continue
+        other = ctx.context_for(model)
+        if model.config is not None and other.config is None:
+            continue  # its config has syntax errors of its own
+        if not numbered(model):
+            continue  # no-version-folder reports the composing model itself
+        served = {v.number for v in selected_versions(model, other.config)}
+        if step.model_version in served:
+            continue
+        omitted = not ctx.located((*STEP, index, "model_version"))
+        hint = (
+            " (model_version is omitted, which means 0; use -1 for the latest)" if omitted else ""
+        )
+        yield ctx.at(
+            (*STEP, index, "model_version") if not omitted else (*STEP, index, "model_name"),
+            f"ensemble '{ctx.name}' depends on '{step.model_name}' whose required version "
+            f"{step.model_version} is not loaded.{hint}",
+            fixes=latest_version(
+                ctx,
+                index,
+                "Write model_version: -1 (the latest version; omitted, it is version 0, which "
+                "the model does not serve)",
+                Applicability.SAFE,
+            )
+            if omitted
+            else (),
+        )
+
+
+@rule(
+    "TL718",
+    "ensemble-cycle",
+    Severity.ERROR,
+    summary="ensembles that contain each other",
+    explanation="""
+    An ensemble may run other ensembles, but never, directly or through others, itself.
+    """,
+    bad="""
+    # pipeline_a runs pipeline_b, and pipeline_b runs pipeline_a
+    """,
+    good="""
+    # pipeline_a runs pipeline_b, which runs only non-ensemble models
+    """,
+    server_message=(
+        "circular dependency between ensembles: {start} -> ... -> {current} -> {start}\n"
+        "failed to load '{model}', no version is available"
+    ),
+)
+def ensemble_cycle(ctx: ModelContext) -> Iterator[Finding]:
+    start = ctx.model.name
+    for index, step in enumerate(steps_of(ctx)):
+        if step.model_name == start:
+            trail: list[str] | None = [start, start]
+        else:
+            trail = _cycle_via(ctx, step.model_name, start)
+        if trail is not None:
+            yield ctx.at(
+                (*STEP, index, "model_name"),
+                f"circular dependency between ensembles: {' -> '.join(trail)}",
+            )
+
+
+def _cycle_via(ctx: ModelContext, name: str, start: str) -> list[str] | None:
+    """The chain ``start -> name -> ... -> start``, if ``name`` leads back to ``start``."""
+    trail = ctx.graph.path_between(name, start)
+    return None if trail is None else [start, *trail]
+
+
+ENSEMBLE_COMPOSING_MODEL_REFUSED = declare(
+    "TL720",
+    StageRule.ENSEMBLE_COMPOSING_MODEL_REFUSED,
+    Severity.ERROR,
+    summary="an ensemble step runs a model that tritonserver refuses",
+    explanation="""
+    An ensemble loads only when every model it runs loads. When a composing model has an
+    error of its own (a missing version folder or model file, a config mistake ...), the
+    ensemble fails too; this points at the step, with the composing model's error as the
+    related location. (Reported by the pipeline after the rules have looked at every model.)
+    """,
+    bad="""
+    step [ { model_name: "classifier" model_version: -1 ... } ]
+    # model_repository/classifier/ has no version folder
+    """,
+    good="""
+    step [ { model_name: "classifier" model_version: -1 ... } ]
+    # model_repository/classifier/1/model.onnx exists
+    """,
+    server_message=(
+        "ensemble '{ensemble}' depends on '{model}' which has no loaded version\n"
+        "ensemble '{ensemble}' depends on '{model}' which is not valid\n"
+        "ensemble {ensemble} contains models that are not available or ambiguous: {names}"
+    ),
+)
+
+
+# TL720 is no check of one model: whether a composing model is refused is known only once every
+# model's own findings are, so the engine calls this after checking them (and again whenever a
+# composing model's findings change).
+
+
+def composing_model_failures(
+    repository: Repository, errors: Mapping[str, Diagnostic], ensembles: Iterable[str]
+) -> dict[str, list[Diagnostic]]:
+    """TL720 at every step of ``ensembles`` whose model is refused, up nested ensembles.
+
+    ``errors`` holds the first error of each model's own findings (not counting TL720).
+    Every ensemble that runs one of ``ensembles`` must be among them too. Returns the TL720
+    findings of each of ``ensembles``.
+    """
+    failing = dict(errors)
+    found: dict[str, list[Diagnostic]] = {}
+    names = sorted(set(ensembles))
+    # A refusal spreads one level of nesting per round, until no ensemble newly fails.
+    while True:
+        newly_failing = False
+        for name in names:
+            model = repository.model(name)
+            findings = _steps_refused(repository, model, failing) if model else []
+            found[name] = findings
+            if findings and name not in failing:
+                failing[name] = findings[0]
+                newly_failing = True
+        if not newly_failing:
+            return found
+
+
+def _steps_refused(
+    repository: Repository, model: ModelFolder, failing: Mapping[str, Diagnostic]
+) -> list[Diagnostic]:
+    context = ModelContext(repository, model)
+    found = []
+    for index, step in enumerate(repository.graph.steps(model.name)):
+        cause = failing.get(step)
+        if cause is None or repository.model(step) is None:
+            continue
+        found.append(
+            ENSEMBLE_COMPOSING_MODEL_REFUSED.diagnostic(
+                f"ensemble '{context.name}' depends on '{step}' which has no "
+                f"loaded version: tritonserver refuses '{step}' ({cause.code} {cause.name})",
+                context.config_path,
+                context.span((*STEP, index, "model_name")),
+                (RelatedLocation(path=cause.path, span=cause.span, message=cause.message),),
+            )
+        )
+    return found
