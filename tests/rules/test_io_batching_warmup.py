@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from helpers import Files, codes, lint, only, position, with_code
+
+from tritonlint.repository.source import MAX_SOURCE_BYTES
 
 Repo = Callable[[Files], Path]
 
@@ -131,6 +134,33 @@ def test_python_model_with_auto_complete_config_completes_tensors(repo: Repo) ->
     )
     assert with_code(lint(completing), "TL403") == []
     assert len(with_code(lint(completing), "TL406")) == 1
+
+
+PYTHON_WITHOUT_DIMS = 'backend: "python"\noutput [ { name: "y" data_type: TYPE_FP32 } ]\n'
+AUTO_COMPLETE = b"class TritonPythonModel:\n    def auto_complete_config(c):\n        return c\n"
+
+
+def test_a_python_source_that_is_not_utf8_is_still_searched_for_auto_complete_config(
+    repo: Repo,
+) -> None:
+    root = repo(
+        {"m/config.pbtxt": PYTHON_WITHOUT_DIMS, "m/1/model.py": b"# caf\xe9\n" + AUTO_COMPLETE}
+    )
+    assert with_code(lint(root), "TL403") == []
+
+
+@pytest.mark.parametrize("kind", ["pipe", "too large"])
+def test_a_python_source_that_cannot_be_read_completes_nothing(repo: Repo, kind: str) -> None:
+    """A named pipe is not read (that would wait for a writer), nor a file far too large."""
+    root = repo({"m/config.pbtxt": PYTHON_WITHOUT_DIMS, "m/1/": None})
+    source = root / "m" / "1" / "model.py"
+    if kind == "pipe":
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no named pipes here")
+        os.mkfifo(source)
+    else:
+        source.write_bytes(AUTO_COMPLETE + b"#" * MAX_SOURCE_BYTES)
+    assert position(only(lint(root), "TL403")) == (2, 18)
 
 
 BATCHING_CASES = [

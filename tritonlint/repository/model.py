@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from tritonlint.document import ConfigDocument
 from tritonlint.repository.graph import DependencyGraph, ModelEdges, edges_of
+from tritonlint.repository.source import read_source
 from tritonlint.stage_rules import StageRule
 
 #: Subfolders of a model folder that Triton never reads as versions.
@@ -123,6 +124,8 @@ class ModelFolder:
     #: The model with each of its alternative configs (``configs/*.pbtxt``), in byte order.
     alternatives: tuple[ModelFolder, ...] = ()
     _config: ConfigDocument | None = field(default=None, repr=False)
+    #: The sources read so far, by path in the folder (see :meth:`source`).
+    _sources: dict[str, str | None] = field(default_factory=dict, init=False, repr=False)
 
     @property
     def config(self) -> ConfigDocument | None:
@@ -182,6 +185,18 @@ class ModelFolder:
         """:meth:`find`, where a folder counts as no file."""
         found = self.find(relative)
         return None if isinstance(found, Entry) and found.is_dir else found
+
+    def source(self, relative: str) -> str | None:
+        """The text of the file the walk listed at ``relative``, a '/'-separated path in the
+        model folder (such as ``1/model.py``), read when first asked for.
+
+        None where the listing shows no file there (or the path goes where the walk does not
+        look), and where the file cannot be read as text (see :func:`read_source`).
+        """
+        if relative not in self._sources:
+            listed = isinstance(self.find_file(relative), Entry)
+            self._sources[relative] = read_source(self.path / relative) if listed else None
+        return self._sources[relative]
 
 
 class WalkProblem(NamedTuple):

@@ -35,15 +35,8 @@ def backend_completes_io(ctx: ModelContext) -> bool:
     if completed.backend == "python":
         for version in ctx.model.versions[:1]:
             name = completed.default_model_filename or "model.py"
-            entry = version.entry(name)
-            if entry is None or entry.is_dir:
-                return False
-            # The one read of a file's content by a rule: a file the walk listed.
-            try:
-                source = (version.path / name).read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                return False
-            return "def auto_complete_config" in source
+            source = ctx.model.source(f"{version.name}/{name}")
+            return source is not None and "def auto_complete_config" in source
     return False
 
 
