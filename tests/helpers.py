@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sys
 import textwrap
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -33,6 +34,15 @@ def make_tree(root: Path, files: Files) -> Path:
         else:
             path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
     return root
+
+
+def python_launcher(path: Path, script: Path) -> Path:
+    """An executable ``path`` that runs ``script`` with this Python (a fake tritonserver)."""
+    path.write_text(
+        f"#!{sys.executable}\nimport runpy\nrunpy.run_path({str(script)!r}, run_name='__main__')\n"
+    )
+    path.chmod(0o755)
+    return path
 
 
 def lint(*paths: Path, **options: object) -> LintResult:

@@ -10,8 +10,7 @@ import pytest
 from tritonlint.diagnostics import Severity
 from tritonlint.document import parse_config
 from tritonlint.engine import LintOptions
-from tritonlint.rules.base import Rule
-from tritonlint.rules.registry import all_rules, by_code, by_name, by_stage
+from tritonlint.rules.registry import Rule, all_rules, by_code, by_name, by_stage
 from tritonlint.schema.releases import load_schema
 from tritonlint.stage_rules import StageRule
 
@@ -143,30 +142,3 @@ def test_every_problem_of_broken_configs_names_a_declared_rule() -> None:
         rules.update(problem.rule for problem in document.problems)
     assert all(isinstance(rule, StageRule) for rule in rules)
     assert len(rules) >= 14
-
-
-#: Packs whose every rule has a failing and a passing case in tests/rules/test_<pack>.py.
-TESTED_PACKS = ("files", "syntax", "schema", "naming", "layout", "platform", "ensemble")
-#: Packs whose rules are tested together in one file.
-TESTED_TOGETHER = {
-    "io": ("io_batching_warmup", "server_checks"),
-    "batching": ("io_batching_warmup", "server_checks"),
-    "warmup": ("io_batching_warmup", "server_checks"),
-    "instances": ("server_checks",),
-    "sequence": ("server_checks",),
-    "serving": ("server_checks",),
-    "backends": ("server_checks",),
-    "batch_io": ("server_checks",),
-}
-
-
-@pytest.mark.parametrize("pack", [*TESTED_PACKS, *TESTED_TOGETHER])
-def test_every_rule_of_a_pack_has_tests(pack: str) -> None:
-    folder = Path(__file__).parent / "rules"
-    names = [f"test_{name}.py" for name in TESTED_TOGETHER.get(pack, (pack,))]
-    if pack == "ensemble":
-        names += ["test_ensemble_across_models.py", "test_server_checks.py"]
-    tests = "".join((folder / name).read_text(encoding="utf-8") for name in names)
-    rules = [rule for rule in RULES if rule.pack == pack]
-    assert rules
-    assert [rule.code for rule in rules if rule.code not in tests] == []

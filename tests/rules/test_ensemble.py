@@ -1,6 +1,7 @@
-"""Ensemble pack (TL701-TL718): the shape of an ensemble config and its data flow.
+"""Ensemble pack: what the cases of tests/rules/cases/ cannot say (related places, every
+finding of a cycle, exact fixes).
 
-Every case starts from one valid repository, ``pipe`` = ``pre`` (python) -> ``clf`` (ONNX),
+Every test starts from one valid repository, ``pipe`` = ``pre`` (python) -> ``clf`` (ONNX),
 and changes one thing.
 """
 
@@ -56,8 +57,6 @@ ensemble_scheduling {
 }
 """
 
-ENSEMBLE_CODES = {f"TL7{n:02d}" for n in range(1, 19)}
-
 
 def replace(text: str, old: str, new: str) -> str:
     assert old in text, old
@@ -79,162 +78,11 @@ def repository(
     return repo(files)
 
 
-def ensemble_findings(root: Path) -> list[Diagnostic]:
-    return [d for d in lint(root).diagnostics if d.code in ENSEMBLE_CODES]
-
-
 def at(text: str, needle: str, nth: int = 1) -> tuple[int, int]:
     return locate(text, needle, nth)
 
 
-def test_the_valid_pipeline_is_clean(repo: Repo) -> None:
-    assert codes(lint(repository(repo))) == []
-
-
-# --- TL701-TL706: the ensemble's own config --------------------------------------------------
-
-
-def test_tl701_ensemble_without_scheduling(repo: Repo) -> None:
-    pipe = PIPE[: PIPE.index("ensemble_scheduling")]
-    root = repository(repo, pipe=pipe)
-    found = only(lint(root), "TL701")
-    assert found.severity is Severity.ERROR
-    assert found.path == root / "pipe" / "config.pbtxt"
-    assert position(found) == at(pipe, '"ensemble"')
-    assert [d.code for d in ensemble_findings(root)] == ["TL701"]
-
-
-@pytest.mark.parametrize("backend", ['backend: "ensemble"', 'backend: "python"'])
-def test_tl702_scheduling_without_the_ensemble_platform(repo: Repo, backend: str) -> None:
-    pipe = replace(PIPE, 'platform: "ensemble"', backend)
-    found = only(lint(repository(repo, pipe=pipe)), "TL702")
-    assert found.severity is Severity.ERROR
-    assert position(found) == at(pipe, "ensemble_scheduling")
-    assert 'set platform: "ensemble"' in found.message
-
-
-def test_tl703_ensemble_with_a_backend(repo: Repo) -> None:
-    pipe = replace(PIPE, 'platform: "ensemble"\n', 'platform: "ensemble"\nbackend: "python"\n')
-    root = repository(repo, pipe=pipe)
-    found = only(lint(root), "TL703")
-    assert found.severity is Severity.ERROR
-    assert position(found) == at(pipe, '"python"')
-    assert "must have platform type 'ensemble' and empty backend type" in found.message
-    assert "TL702" not in codes(lint(root))
-
-
-@pytest.mark.parametrize(
-    ("code", "field", "text"),
-    [
-        ("TL704", "instance_group", "instance_group [ { kind: KIND_CPU count: 2 } ]"),
-        ("TL705", "optimization", "optimization { input_pinned_memory { enable: true } }"),
-        (
-            "TL706",
-            "model_warmup",
-            'model_warmup [ { name: "w" batch_size: 1 inputs { key: "IMAGE" value { '
-            "data_type: TYPE_UINT8 dims: [ 4, 4, 3 ] zero_data: true } } } ]",
-        ),
-    ],
-)
-def test_tl704_to_tl706_fields_an_ensemble_may_not_set(
-    repo: Repo, code: str, field: str, text: str
-) -> None:
-    pipe = PIPE + text + "\n"
-    root = repository(repo, pipe=pipe)
-    found = only(lint(root), code)
-    assert found.severity is Severity.ERROR
-    assert position(found) == at(pipe, field)
-    assert "for ensemble 'pipe'" in found.message
-    # The same field on a composing model is fine.
-    root = repository(repo, clf=CLF + text.replace('"IMAGE"', '"x"') + "\n")
-    assert code not in codes(lint(root))
-
-
-# --- TL707-TL712: steps and the data flow inside the ensemble --------------------------------
-
-
-def test_tl707_ensemble_without_steps(repo: Repo) -> None:
-    pipe = PIPE[: PIPE.index("ensemble_scheduling")] + "ensemble_scheduling { }\n"
-    found = only(lint(repository(repo, pipe=pipe)), "TL707")
-    assert found.severity is Severity.ERROR
-    assert position(found) == at(pipe, "ensemble_scheduling")
-    assert "must specify 'step' for ensemble 'pipe'" in found.message
-
-
-def test_tl707_step_without_output_map(repo: Repo) -> None:
-    pipe = replace(PIPE, '      output_map { key: "y" value: "PROBS" }\n', "")
-    found = only(lint(repository(repo, pipe=pipe)), "TL707")
-    assert position(found) == at(pipe, '{\n      model_name: "clf"')  # the second step
-    assert "must specify 'output_map' in step 1 of ensemble 'pipe'" in found.message
-
-
-def test_tl708_step_names_a_model_that_is_not_there(repo: Repo) -> None:
-    pipe = replace(PIPE, 'model_name: "clf"', 'model_name: "classifier"')
-    root = repository(repo, pipe=pipe)
-    found = only(lint(root), "TL708")
-    assert found.severity is Severity.ERROR
-    assert position(found) == at(pipe, '"classifier"')
-    assert "contains models that are not available or ambiguous: classifier" in found.message
-
-
-def test_tl708_model_folder_without_config_exists(repo: Repo) -> None:
-    root = repository(repo, clf="")
-    (root / "clf" / "config.pbtxt").unlink()
-    assert "TL708" not in codes(lint(root))
-
-
-def test_tl709_two_steps_write_one_tensor(repo: Repo) -> None:
-    pipe = replace(PIPE, 'key: "y" value: "PROBS"', 'key: "y" value: "pixels"')
-    found = only(lint(repository(repo, pipe=pipe)), "TL709")
-    assert found.severity is Severity.ERROR
-    assert position(found) == at(pipe, '"pixels"', 3)
-    assert "ensemble tensor 'pixels' can appear in an output map only once" in found.message
-
-
-def test_tl710_ensemble_input_no_step_reads(repo: Repo) -> None:
-    pipe = replace(
-        PIPE,
-        "dims: [ -1, -1, 3 ] } ]",
-        'dims: [ -1, -1, 3 ] }, { name: "THRESHOLD" data_type: TYPE_FP32 dims: [ 1 ] } ]',
-    )
-    found = only(lint(repository(repo, pipe=pipe)), "TL710")
-    assert found.severity is Severity.ERROR
-    assert position(found) == at(pipe, '"THRESHOLD"')
-    assert "ensemble input 'THRESHOLD' for ensemble pipe' is not used" in found.message
-
-
-def test_tl711_ensemble_output_no_step_writes(repo: Repo) -> None:
-    pipe = replace(PIPE, 'value: "PROBS"', 'value: "probs"')
-    root = repository(repo, pipe=pipe)
-    found = only(lint(root), "TL711")
-    assert found.severity is Severity.ERROR
-    assert position(found) == at(pipe, '"PROBS"')
-    assert "ensemble output 'PROBS'" in found.message
-
-
-def test_tl711_output_written_by_a_step_that_cannot_run(repo: Repo) -> None:
-    pipe = replace(PIPE, 'key: "x" value: "pixels"', 'key: "x" value: "pixel"')
-    root = repository(repo, pipe=pipe)
-    found = only(lint(root), "TL711")
-    assert "reads a tensor that is never produced" in found.message
-    # ... and the tensor that is read but never written, and the one written but never read.
-    unused = [(position(d), d.message) for d in lint(root).diagnostics if d.code == "TL712"]
-    assert [where for where, _ in unused] == [at(pipe, '"pixels"'), at(pipe, '"pixel"')]
-
-
-def test_tl712_step_output_nobody_reads(repo: Repo) -> None:
-    pipe = replace(
-        PIPE,
-        'output_map { key: "PIXELS" value: "pixels" }',
-        'output_map { key: "PIXELS" value: "pixels" }\n'
-        '      output_map { key: "GRAY" value: "gray" }',
-    )
-    pre = replace(PRE, "dims: [ 3, 4, 4 ] } ]", 'dims: [ 3, 4, 4 ] }, { name: "GRAY" '
-                  "data_type: TYPE_FP32 dims: [ 4, 4 ] } ]")  # fmt: skip
-    found = only(lint(repository(repo, pipe=pipe, pre=pre)), "TL712")
-    assert found.severity is Severity.ERROR
-    assert position(found) == at(pipe, '"gray"')
-    assert "ensemble tensor 'gray' is unused in ensemble 'pipe'" in found.message
+# --- The data flow inside the ensemble ------------------------------------------------------
 
 
 def test_a_misspelt_input_block_leaves_no_echo_about_any_tensor_it_held(repo: Repo) -> None:
@@ -265,7 +113,7 @@ def test_steps_listed_out_of_order_are_fine(repo: Repo) -> None:
     assert codes(lint(repository(repo, pipe=pipe))) == []
 
 
-# --- TL713-TL718: each step against the model it runs ----------------------------------------
+# --- Each step against the model it runs: related places ------------------------------------
 
 
 def test_tl713_input_map_key_that_is_not_an_input_of_the_model(repo: Repo) -> None:
@@ -279,13 +127,6 @@ def test_tl713_input_map_key_that_is_not_an_input_of_the_model(repo: Repo) -> No
     assert related.path == root / "clf" / "config.pbtxt"
 
 
-def test_tl713_output_map_key_that_is_not_an_output_of_the_model(repo: Repo) -> None:
-    pipe = replace(PIPE, 'output_map { key: "y"', 'output_map { key: "output"')
-    found = only(lint(repository(repo, pipe=pipe)), "TL713")
-    assert position(found) == at(pipe, '"output"')
-    assert "mapped from non-existing output output in model clf" in found.message
-
-
 def test_tl714_required_input_of_the_model_not_fed(repo: Repo) -> None:
     clf = replace(CLF, "dims: [ 3, 4, 4 ] } ]", 'dims: [ 3, 4, 4 ] }, { name: "mask" '
                   "data_type: TYPE_FP32 dims: [ 1 ] } ]")  # fmt: skip
@@ -297,12 +138,6 @@ def test_tl714_required_input_of_the_model_not_fed(repo: Repo) -> None:
     [related] = found.related
     assert related.span is not None
     assert (related.span.line, related.span.column) == at(clf, '"mask"')
-
-
-def test_tl714_optional_input_may_stay_unfed(repo: Repo) -> None:
-    clf = replace(CLF, "dims: [ 3, 4, 4 ] } ]", 'dims: [ 3, 4, 4 ] }, { name: "mask" '
-                  "data_type: TYPE_FP32 dims: [ 1 ] optional: true } ]")  # fmt: skip
-    assert "TL714" not in codes(lint(repository(repo, clf=clf)))
 
 
 @pytest.mark.parametrize(
@@ -327,60 +162,6 @@ def test_tl715_tensor_type_or_shape_differs_between_models(
         root / "pipe" / "config.pbtxt",
         root / "clf" / "config.pbtxt",
     ]
-
-
-def test_tl715_variable_size_and_batch_dimension_match(repo: Repo) -> None:
-    # -1 matches any size; a non-batching model's leading dimension matches the batch.
-    pipe = replace(PIPE, "data_type: TYPE_FP32 dims: [ 10 ]", "data_type: TYPE_FP32 dims: [ -1 ]")
-    assert "TL715" not in codes(lint(repository(repo, pipe=pipe)))
-    clf = replace(
-        replace(CLF, "max_batch_size: 8", "max_batch_size: 0"), "dims: [ 10 ]", "dims: [ -1, 10 ]"
-    )
-    assert "TL715" not in codes(lint(repository(repo, clf=clf)))
-
-
-def test_tl716_ensemble_batch_larger_than_a_step_allows(repo: Repo) -> None:
-    pipe = replace(PIPE, "max_batch_size: 8", "max_batch_size: 32")
-    root = repository(repo, pipe=pipe)
-    found = with_code_sorted(root, "TL716")
-    assert [position(d) for d in found] == [at(pipe, "32")] * 2
-    assert all(d.severity is Severity.ERROR for d in found)
-    assert sorted(d.message.split("contains model ")[1].split()[0] for d in found) == [
-        "clf",
-        "pre",
-    ]
-
-
-def test_tl716_non_batching_step_is_exempt(repo: Repo) -> None:
-    clf = replace(
-        replace(CLF, "max_batch_size: 8", "max_batch_size: 0"), "dims: [ 10 ]", "dims: [ -1, 10 ]"
-    )
-    clf = replace(clf, "dims: [ 3, 4, 4 ]", "dims: [ -1, 3, 4, 4 ]")
-    assert "TL716" not in codes(lint(repository(repo, clf=clf)))
-
-
-def test_tl717_omitted_model_version_means_zero(repo: Repo) -> None:
-    pipe = replace(PIPE, 'model_name: "clf"\n      model_version: -1\n', 'model_name: "clf"\n')
-    found = only(lint(repository(repo, pipe=pipe)), "TL717")
-    assert found.severity is Severity.ERROR
-    assert position(found) == at(pipe, '"clf"')
-    assert "required version 0 is not loaded" in found.message
-    assert "model_version is omitted" in found.message
-
-
-def test_tl717_version_the_model_does_not_serve(repo: Repo) -> None:
-    pipe = replace(PIPE, "model_version: -1\n      input_map { key: \"x\"",
-                   "model_version: 3\n      input_map { key: \"x\"")  # fmt: skip
-    found = only(lint(repository(repo, pipe=pipe)), "TL717")
-    assert position(found) == at(pipe, "3\n")
-    assert "required version 3 is not loaded." in found.message
-
-
-@pytest.mark.parametrize("version", ["-1", "1"])
-def test_tl717_latest_or_a_served_version(repo: Repo, version: str) -> None:
-    pipe = replace(PIPE, "model_version: -1\n      input_map { key: \"x\"",
-                   f"model_version: {version}\n      input_map {{ key: \"x\"")  # fmt: skip
-    assert "TL717" not in codes(lint(repository(repo, pipe=pipe)))
 
 
 CHAIN = """\
@@ -420,25 +201,6 @@ def test_tl718_ensembles_that_run_each_other(repo: Repo) -> None:
     ]
     assert "circular dependency between ensembles: a -> b -> c -> a" in found[0].message
     assert all(d.severity is Severity.ERROR for d in found)
-
-
-def test_tl718_ensemble_that_runs_itself(repo: Repo) -> None:
-    root = repo({"a/config.pbtxt": CHAIN % "a", "a/1/": None})
-    assert "a -> a" in only(lint(root), "TL718").message
-
-
-def test_tl718_chain_of_ensembles_without_a_cycle(repo: Repo) -> None:
-    root = repo(
-        {
-            "a/config.pbtxt": CHAIN % "b",
-            "a/1/": None,
-            "b/config.pbtxt": CHAIN % "c",
-            "b/1/": None,
-            "c/config.pbtxt": IDENTITY,
-            "c/1/model.py": "",
-        }
-    )
-    assert codes(lint(root)) == []
 
 
 def with_code_sorted(root: Path, code: str) -> list[Diagnostic]:

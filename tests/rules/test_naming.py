@@ -11,7 +11,6 @@ from helpers import (
     ONNX_MODEL,
     Files,
     assert_fix_resolves,
-    codes,
     lint,
     locate,
     make_tree,
@@ -75,42 +74,3 @@ def test_tl201_no_fix_for_a_folder_name_that_is_not_utf8(tmp_path: Path) -> None
     make_tree(folder, {**ONNX_MODEL, "config.pbtxt": named("cafe")})
     found = only(lint(tmp_path / "models"), "TL201")
     assert found.fixes == ()
-
-
-@pytest.mark.parametrize("text", [named("resnet50"), CONFIG], ids=["same-name", "no-name"])
-def test_tl201_name_equal_to_the_folder_or_left_out(repo: Repo, text: str) -> None:
-    root = repo({**model("resnet50", ONNX_MODEL), "resnet50/config.pbtxt": text})
-    assert "TL201" not in codes(lint(root))
-
-
-def test_tl201_case_matters(repo: Repo) -> None:
-    root = repo({**model("ResNet", ONNX_MODEL), "ResNet/config.pbtxt": named("resnet")})
-    assert "TL201" in codes(lint(root))
-
-
-def test_tl201_loose_config_file_has_no_folder_to_compare_with(tmp_path: Path) -> None:
-    loose = tmp_path / "drafts" / "resnet.pbtxt"
-    loose.parent.mkdir()
-    loose.write_text(named("resnet"), encoding="utf-8")
-    assert codes(lint(loose)) == []
-
-
-def test_tl201_model_folder_given_directly(repo: Repo) -> None:
-    root = repo({**model("a", ONNX_MODEL), "a/config.pbtxt": named("b")})
-    assert [d.code for d in lint(root / "a").diagnostics] == ["TL201"]
-    assert [d.code for d in lint(root / "a" / "config.pbtxt").diagnostics] == ["TL201"]
-
-
-@pytest.mark.parametrize("folder", ["my model", "what?", "rate%", "a#b", 'say"hi"'])
-def test_tl202_name_clients_must_escape(repo: Repo, folder: str) -> None:
-    root = repo(model(folder, ONNX_MODEL))
-    found = only(lint(root), "TL202")
-    assert found.severity is Severity.WARNING
-    assert found.path == root / folder
-    assert found.span is None
-
-
-@pytest.mark.parametrize("folder", ["my_model", "my-model", "resnet50.v2", "Model_1"])
-def test_tl202_plain_names_are_fine(repo: Repo, folder: str) -> None:
-    root = repo(model(folder, ONNX_MODEL))
-    assert "TL202" not in codes(lint(root))

@@ -1,4 +1,5 @@
-"""Schema pack through the whole pipeline: each TL1xx rule on a small repository."""
+"""Schema pack through the whole pipeline: related places, echoes of a binding problem, and
+fixes. Every rule's cases are in tests/rules/cases/."""
 
 from __future__ import annotations
 
@@ -6,9 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import Files, assert_fix_resolves, codes, codes_at, lint, locate, only, position
+from helpers import Files, assert_fix_resolves, codes, codes_at, lint, only, position
 
-from tritonlint.diagnostics import Applicability, Fix, Severity, TextEdit
+from tritonlint.diagnostics import Applicability, Fix, TextEdit
 from tritonlint.span import Span
 
 Repo = Callable[[Files], Path]
@@ -18,87 +19,6 @@ IO = (
     'input [ { name: "I" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
     'output [ { name: "O" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
 )
-P1 = 'parameters { key: "a" value { string_value: "1" } }\n'
-
-#: code, severity, config with the mistake, (text at the reported place, occurrence), fixed.
-CASES = [
-    (
-        "TL101", Severity.ERROR,
-        HEAD + IO.replace("dims:", "dim:", 1),
-        ("dim:", 1),
-        HEAD + IO,
-    ),
-    (
-        "TL102", Severity.ERROR,
-        HEAD + IO + 'parameters { key: "model_type" value: "Transformer" }\n',
-        ('"Transformer"', 1),
-        HEAD + IO + 'parameters { key: "model_type" value { string_value: "Transformer" } }\n',
-    ),
-    (
-        "TL103", Severity.ERROR,
-        HEAD + "max_batch_size: 8.0\n" + IO,
-        ("8.0", 1),
-        HEAD + "max_batch_size: 8\n" + IO,
-    ),
-    (
-        "TL104", Severity.ERROR,
-        HEAD + IO + "dynamic_batching { max_queue_delay_microseconds: -1 }\n",
-        ("-1", 1),
-        HEAD + IO + "dynamic_batching { max_queue_delay_microseconds: 100 }\n",
-    ),
-    (
-        "TL105", Severity.ERROR,
-        HEAD + IO.replace("TYPE_FP32", "TYPE_FLOAT32", 1),
-        ("TYPE_FLOAT32", 1),
-        HEAD + IO,
-    ),
-    (
-        "TL106", Severity.WARNING,
-        HEAD + IO.replace("TYPE_FP32", "42", 1),
-        ("42", 1),
-        HEAD + IO.replace("TYPE_FP32", "11", 1),  # 11 is TYPE_FP32's number
-    ),
-    (
-        "TL107", Severity.ERROR,
-        HEAD + "max_batch_size: 8\n" + IO + "max_batch_size: 16\n",
-        ("max_batch_size", 2),
-        HEAD + "max_batch_size: 16\n" + IO,
-    ),
-    (
-        "TL108", Severity.WARNING,
-        HEAD + "max_batch_size: 0\n" + IO + "max_batch_size: 8\n",
-        ("max_batch_size", 2),
-        HEAD + IO + "max_batch_size: 8\n",
-    ),
-    (
-        "TL109", Severity.ERROR,
-        HEAD + "max_batch_size: 8\n" + IO + "dynamic_batching { }\nsequence_batching { }\n",
-        ("sequence_batching", 1),
-        HEAD + "max_batch_size: 8\n" + IO + "sequence_batching { }\n",
-    ),
-    (
-        "TL110", Severity.WARNING,
-        HEAD + IO + P1 + P1.replace('"1"', '"2"'),
-        ('{ key: "a"', 2),
-        HEAD + IO + P1 + P1.replace('"a"', '"b"'),
-    ),
-]  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    ("code", "severity", "bad", "place", "good"), CASES, ids=[case[0] for case in CASES]
-)
-def test_schema_rule_fires_at_its_place_and_not_on_the_fixed_config(
-    repo: Repo, code: str, severity: Severity, bad: str, place: tuple[str, int], good: str
-) -> None:
-    root = repo({"m/config.pbtxt": bad, "m/1/model.onnx": b""})
-    found = only(lint(root), code)
-    assert found.severity is severity
-    assert found.path == root / "m" / "config.pbtxt"
-    assert position(found) == locate(bad, *place)
-
-    fixed = repo({"m/config.pbtxt": good, "m/1/model.onnx": b""})
-    assert code not in codes(lint(fixed))
 
 
 def test_duplicate_field_points_back_at_the_first_one(repo: Repo) -> None:

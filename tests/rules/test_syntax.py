@@ -1,4 +1,5 @@
-"""Syntax pack through the whole pipeline: TL010 syntax-error, TL011 template-placeholder."""
+"""Syntax pack through the whole pipeline: every finding of a file, the end of a span, a fix's
+kind (each rule's cases are in tests/rules/cases/)."""
 
 from __future__ import annotations
 
@@ -42,21 +43,6 @@ def test_tl010_every_syntax_error_of_a_file_is_reported(repo: Repo) -> None:
     assert "end of file" in found[1].message
 
 
-def test_tl010_fixed_file_has_no_syntax_error(repo: Repo) -> None:
-    fixed = (
-        BROKEN.replace("data_type TYPE_FP32", "data_type: TYPE_FP32") + "]\ndynamic_batching { }\n"
-    )
-    root = repo({**model("m", ONNX_MODEL), "m/config.pbtxt": fixed})
-    assert codes(lint(root)) == []
-
-
-def test_tl010_syntax_errors_keep_content_rules_quiet(repo: Repo) -> None:
-    # The name differs from the folder (TL201), but the file does not parse: only TL010.
-    text = BROKEN.replace('name: "m"', 'name: "other"')
-    root = repo({**model("m", ONNX_MODEL), "m/config.pbtxt": text})
-    assert set(codes(lint(root))) == {"TL010"}
-
-
 TEMPLATE = """\
 name: "m"
 backend: "python"
@@ -77,38 +63,6 @@ def test_tl011_unfilled_template_placeholder(repo: Repo) -> None:
     assert "${triton_max_batch_size}" in found.message
     # Reported as what it is, not also as a syntax error.
     assert "TL010" not in codes(lint(root))
-
-
-def test_tl011_filled_template_is_clean(repo: Repo) -> None:
-    filled = TEMPLATE.replace("${triton_max_batch_size}", "64")
-    root = repo({"m/config.pbtxt": filled, "m/1/model.py": ""})
-    assert codes_at(lint(root)) == []
-
-
-JSON_CONFIG = """\
-{
-  "name": "m",
-  "backend": "python",
-  "max_batch_size": 8
-}
-"""
-
-
-def test_tl012_json_pasted_into_config_pbtxt_is_reported_once_as_json(repo: Repo) -> None:
-    root = repo({"m/config.pbtxt": JSON_CONFIG, "m/1/model.py": ""})
-    result = lint(root)
-    found = only(result, "TL012")
-    assert found.severity is Severity.ERROR
-    assert position(found) == (1, 1)
-    assert "this file is JSON" in found.message
-    assert "TL010" not in codes(result)
-
-
-def test_tl012_text_format_with_braces_is_not_json(repo: Repo) -> None:
-    root = repo({"m/config.pbtxt": "{ name: 'm' }\n", "m/1/model.py": ""})
-    result = lint(root)
-    assert "TL012" not in codes(result)
-    assert "TL010" in codes(result)
 
 
 PASTED_FROM_A_TUTORIAL = """\
@@ -166,40 +120,6 @@ def test_tl010_the_fix_of_a_note_makes_it_a_comment(repo: Repo) -> None:
     assert (fix.title, fix.applicability.value) == ("Make the note a comment", "safe")
     fixed = assert_fix_resolves(note, root)
     assert "}  # <- must match the tokenizer's output\n" in fixed
-
-
-A_LIST_WITHOUT_ITS_NAME = """\
-name: "m"
-platform: "onnxruntime_onnx"
-max_batch_size: 8
-input [
-  {
-    name: "input_ids"
-    data_type: TYPE_INT64
-    dims: [ -1 ]
-    reshape: {[1,-1]}
-  }
-]
-output [
-  {
-    name: "logits"
-    data_type: TYPE_FP32
-    dims: [ -1 ]
-    reshape: {[1,-1]}
-  }
-]
-"""
-
-
-def test_tl010_a_list_without_its_field_name_is_the_only_finding(repo: Repo) -> None:
-    # Read as an extension's name, the '[' used to swallow the rest of the file: a field
-    # given twice, "[] is not a field" and a syntax error for every token after it.
-    root = repo({**model("m", ONNX_MODEL), "m/config.pbtxt": A_LIST_WITHOUT_ITS_NAME})
-    result = lint(root)
-    assert codes_at(result) == [("TL010", 9, 15), ("TL010", 17, 15)]
-    assert {d.message for d in result.diagnostics} == {
-        "expected a field name before '[': a list is the value of a field, written `name: [ ... ]`"
-    }
 
 
 MODEL_PY = """\

@@ -3,26 +3,17 @@ and the embedded Triton server for the tests that start a real one (``@pytest.ma
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers import python_launcher
 from smoke_helpers import FakeDocker, FakeServer
 
 from tritonlint.server import DownloadError, TritonInstall, devices, provision
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE.parents[1] / "fixtures"
-
-
-def _launcher(path: Path, script: Path) -> Path:
-    """An executable ``path`` that runs ``script`` with this Python."""
-    path.write_text(
-        f"#!{sys.executable}\nimport runpy\nrunpy.run_path({str(script)!r}, run_name='__main__')\n"
-    )
-    path.chmod(0o755)
-    return path
 
 
 @pytest.fixture
@@ -35,7 +26,7 @@ def fake_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeServer:
     for name in ("FAKE_TRITON_HANG", "FAKE_TRITON_CRASH", "FAKE_TRITON_EXIT", "FAKE_TRITON_GPUS"):
         monkeypatch.delenv(name, raising=False)
     return FakeServer(
-        _launcher(bin_dir / "fake-triton-server", HERE / "fake_triton_server.py"), log
+        python_launcher(bin_dir / "fake-triton-server", HERE / "fake_triton_server.py"), log
     )
 
 
@@ -46,7 +37,7 @@ def fake_docker(
     """A fake ``docker`` first on PATH: records its arguments; ``run`` runs the fake server."""
     bin_dir = tmp_path / "docker-bin"
     bin_dir.mkdir()
-    _launcher(bin_dir / "docker", HERE / "fake_docker.py")
+    python_launcher(bin_dir / "docker", HERE / "fake_docker.py")
     state = tmp_path / "docker-state"
     state.mkdir()
     log = tmp_path / "docker.jsonl"
