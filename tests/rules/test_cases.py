@@ -7,9 +7,7 @@ tests/rules/cases/README.md); the examples' format in tests/rule_examples.py.
   finding at its place with its message; a passing case yields none of the rule.
 * Every rule has a case file with a failing and a passing case, and every case file names a
   rule.
-* Every rule's bad example yields its finding and its good example is clean, but for the rules
-  listed in :data:`EXAMPLES_NOT_YET_RUNNABLE`, whose examples do not show that yet. The list
-  only shrinks: a listed rule whose examples hold fails its test.
+* Every rule's bad example yields its finding and its good example is clean.
 """
 
 from __future__ import annotations
@@ -31,24 +29,6 @@ FAKE_SERVER = Path(__file__).resolve().parents[1] / "smoke" / "fake_triton_serve
 FILES = case_files()
 CASES = [case for file in FILES for case in file.cases]
 RULES = all_rules()
-
-#: Rules whose bad example does not yield the rule's finding, or whose good example is not
-#: clean: most are fragments of a config (no platform or backend: TL305), or show a command;
-#: the smoke rules' describe a server's answer. Make them real repositories (see
-#: tests/rule_examples.py), and take the rule out of this set.
-EXAMPLES_NOT_YET_RUNNABLE = {
-    "TL001", "TL002", "TL003", "TL004", "TL005", "TL010", "TL011", "TL020", "TL030", "TL031",
-    "TL032", "TL033", "TL034", "TL101", "TL102", "TL103", "TL104", "TL105", "TL106", "TL107",
-    "TL108", "TL109", "TL110", "TL201", "TL202", "TL212", "TL213", "TL214", "TL215", "TL216",
-    "TL217", "TL218", "TL219", "TL220", "TL221", "TL303", "TL306", "TL308", "TL401", "TL402",
-    "TL403", "TL404", "TL405", "TL407", "TL409", "TL410", "TL411", "TL421", "TL422", "TL501",
-    "TL502", "TL503", "TL504", "TL505", "TL506", "TL507", "TL508", "TL509", "TL551", "TL552",
-    "TL553", "TL554", "TL555", "TL556", "TL601", "TL602", "TL603", "TL604", "TL606", "TL607",
-    "TL608", "TL609", "TL701", "TL702", "TL703", "TL704", "TL705", "TL706", "TL707", "TL708",
-    "TL709", "TL710", "TL711", "TL712", "TL713", "TL714", "TL715", "TL716", "TL717", "TL718",
-    "TL719", "TL720", "TL801", "TL802", "TL803", "TL804", "TL805", "TL806", "TL807", "TL808",
-    "TL851", "TL852", "TL855", "TL856", "TL871", "TL874", "TL876", "TL877",
-}  # fmt: skip
 
 
 # --- the cases ---------------------------------------------------------------------------------
@@ -171,13 +151,7 @@ def test_a_case_file_with_a_mistake_is_an_error_naming_it(
 
 @pytest.mark.parametrize("rule", RULES, ids=[rule.code for rule in RULES])
 def test_documented_examples_are_real(rule: Rule, tmp_path: Path) -> None:
-    problem = _example_problem(rule, tmp_path)
-    if rule.code in EXAMPLES_NOT_YET_RUNNABLE:
-        assert problem is not None, (
-            f"{rule.code}'s examples hold now: take it out of EXAMPLES_NOT_YET_RUNNABLE"
-        )
-    else:
-        assert problem is None, problem
+    assert _example_problem(rule, tmp_path) is None
 
 
 def _example_problem(rule: Rule, tmp_path: Path) -> str | None:
