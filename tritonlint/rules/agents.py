@@ -24,11 +24,22 @@ _SHIPPED_AGENTS = frozenset({"checksum"})
     agent other than the `checksum` agent the containers ship.
     """,
     bad="""
-    model_repository_agents { agents [ { name: "decrypt" } ] }
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    model_repository_agents { agents [ {
+      name: "decrypt"  # not in Triton's containers
+    } ] }
     """,
     good="""
-    model_repository_agents { agents [ { name: "checksum"
-      parameters { key: "MD5:1/model.onnx" value: "..." } } ] }
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    model_repository_agents { agents [ {
+      name: "checksum"  # ships in Triton's containers
+      parameters {
+        key: "MD5:1/model.onnx"
+        value: "d41d8cd98f00b204e9800998ecf8427e"  # md5sum 1/model.onnx
+      }
+    } ] }
     """,
     server_message=(
         "unable to find 'libtritonrepoagent_{name}.so' for repo agent '{name}', searched: {dir}"

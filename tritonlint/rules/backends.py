@@ -33,12 +33,23 @@ _PYTORCH_UNSUPPORTED = frozenset({"TYPE_UINT16", "TYPE_UINT32", "TYPE_UINT64", "
     refuse the model, and so does ONNX Runtime when `max_batch_size` is above 0.
     """,
     bad="""
+    name: "text_classifier"
     platform: "pytorch_libtorch"
-    input [ { name: "MASK__1" data_type: TYPE_BOOL dims: [ -1 ] optional: true } ]
+    input [
+      { name: "TOKENS__0" data_type: TYPE_INT64 dims: [ -1 ] },
+      # PyTorch models take no optional inputs
+      { name: "MASK__1" data_type: TYPE_BOOL dims: [ -1 ] optional: true }
+    ]
+    output [ { name: "LOGITS__0" data_type: TYPE_FP32 dims: [ 2 ] } ]
     """,
     good="""
+    name: "text_classifier"
     platform: "pytorch_libtorch"
-    input [ { name: "MASK__1" data_type: TYPE_BOOL dims: [ -1 ] } ]
+    input [
+      { name: "TOKENS__0" data_type: TYPE_INT64 dims: [ -1 ] },
+      { name: "MASK__1" data_type: TYPE_BOOL dims: [ -1 ] }
+    ]
+    output [ { name: "LOGITS__0" data_type: TYPE_FP32 dims: [ 2 ] } ]
     """,
     server_message=(
         "'optional' is set to true for input '{input}' while the backend model doesn't support "
@@ -178,14 +189,35 @@ def pytorch_tensor_naming(ctx: ModelContext) -> Iterator[Finding]:
     included) to follow the `<name>__<index>` convention.
     """,
     bad="""
+    name: "streaming_asr"
     platform: "pytorch_libtorch"
-    input [ { name: "tokens" ... } ]
-    sequence_batching { state [ { input_name: "state__1" output_name: "state__1" ... } ] }
+    max_batch_size: 8
+    # with state, every tensor name must be <name>__<index>
+    input [ { name: "audio" data_type: TYPE_FP32 dims: [ 1600 ] } ]
+    output [ { name: "LOGITS__0" data_type: TYPE_FP32 dims: [ 32 ] } ]
+    sequence_batching {
+      state [ {
+        input_name: "STATE_IN__1"
+        output_name: "STATE_OUT__1"
+        data_type: TYPE_FP32
+        dims: [ 512 ]
+      } ]
+    }
     """,
     good="""
+    name: "streaming_asr"
     platform: "pytorch_libtorch"
-    input [ { name: "tokens__0" ... } ]
-    sequence_batching { state [ { input_name: "state__1" output_name: "state__1" ... } ] }
+    max_batch_size: 8
+    input [ { name: "AUDIO__0" data_type: TYPE_FP32 dims: [ 1600 ] } ]
+    output [ { name: "LOGITS__0" data_type: TYPE_FP32 dims: [ 32 ] } ]
+    sequence_batching {
+      state [ {
+        input_name: "STATE_IN__1"
+        output_name: "STATE_OUT__1"
+        data_type: TYPE_FP32
+        dims: [ 512 ]
+      } ]
+    }
     """,
     server_message=(
         "PyTorch model '{model}' is using sequence batching with state but not all inputs and "
@@ -262,10 +294,18 @@ _TF_GPU = frozenset({"tensorrt", "gpu_io", "auto_mixed_precision"})
     Any other name fails the load.
     """,
     bad="""
-    optimization { execution_accelerators { gpu_execution_accelerator [ { name: "trt" } ] } }
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    optimization { execution_accelerators {
+      gpu_execution_accelerator [ { name: "trt" } ]  # the name is "tensorrt"
+    } }
     """,
     good="""
-    optimization { execution_accelerators { gpu_execution_accelerator [ { name: "tensorrt" } ] } }
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    optimization { execution_accelerators {
+      gpu_execution_accelerator [ { name: "tensorrt" } ]
+    } }
     """,
     server_message="unknown Execution Accelerator '{name}' is requested",
     backend_check=True,
@@ -307,12 +347,22 @@ def unknown_execution_accelerator(ctx: ModelContext) -> Iterator[Finding]:
     ranks and no larger dimensions; no dimension is negative.
     """,
     bad="""
+    name: "resnet50"
+    platform: "tensorrt_plan"
     max_batch_size: 8
-    optimization { cuda { graphs: true graph_spec [ { batch_size: 16 } ] } }
+    optimization { cuda {
+      graphs: true
+      graph_spec [ { batch_size: 16 } ]  # above max_batch_size
+    } }
     """,
     good="""
+    name: "resnet50"
+    platform: "tensorrt_plan"
     max_batch_size: 8
-    optimization { cuda { graphs: true graph_spec [ { batch_size: 8 } ] } }
+    optimization { cuda {
+      graphs: true
+      graph_spec [ { batch_size: 8 } ]
+    } }
     """,
     server_message="graph spec expects 'batch_size' to be >= 1 and <= {max_batch_size}",
     backend_check=True,

@@ -46,9 +46,13 @@ def _groups(ctx: ModelContext) -> list[tuple[int, Any, str]]:
     KIND_MODEL group lets the model place itself; listing `gpus` in either is refused.
     """,
     bad="""
-    instance_group [ { kind: KIND_CPU gpus: [ 0 ] } ]
+    name: "text_encoder"
+    platform: "onnxruntime_onnx"
+    instance_group [ { kind: KIND_CPU gpus: [ 0 ] } ]  # GPUs for a CPU group
     """,
     good="""
+    name: "text_encoder"
+    platform: "onnxruntime_onnx"
     instance_group [ { kind: KIND_GPU gpus: [ 0 ] } ]
     """,
     server_message=(
@@ -75,9 +79,13 @@ def gpus_on_non_gpu_group(ctx: ModelContext) -> Iterator[Finding]:
     (Whether a non-negative id exists depends on the machine; see TL603.)
     """,
     bad="""
-    instance_group [ { kind: KIND_GPU gpus: [ -1 ] } ]
+    name: "resnet50"
+    platform: "tensorrt_plan"
+    instance_group [ { kind: KIND_GPU gpus: [ -1 ] } ]  # -1 names no GPU
     """,
     good="""
+    name: "resnet50"
+    platform: "tensorrt_plan"
     instance_group [ { kind: KIND_GPU gpus: [ 0 ] } ]
     """,
     server_message=(
@@ -116,10 +124,14 @@ def invalid_gpu_id(ctx: ModelContext) -> Iterator[Finding]:
     `--extend-select TL603` where one repository is deployed on machines of different shapes.
     """,
     bad="""
-    instance_group [ { kind: KIND_GPU gpus: [ 0, 1, 2, 3 ] } ]
+    name: "resnet50"
+    platform: "tensorrt_plan"
+    instance_group [ { kind: KIND_GPU gpus: [ 0, 1, 2, 3 ] } ]  # needs 4 GPUs
     """,
     good="""
-    instance_group [ { kind: KIND_GPU count: 1 } ]
+    name: "resnet50"
+    platform: "tensorrt_plan"
+    instance_group [ { kind: KIND_GPU count: 1 } ]  # 1 instance on each GPU
     """,
 )
 def hard_coded_gpu_ids(ctx: ModelContext) -> Iterator[Finding]:
@@ -143,10 +155,14 @@ def hard_coded_gpu_ids(ctx: ModelContext) -> Iterator[Finding]:
     TensorFlow and ONNX Runtime backends). Say how many instances you want.
     """,
     bad="""
-    instance_group [ { kind: KIND_CPU count: 0 } ]
+    name: "text_encoder"
+    platform: "onnxruntime_onnx"
+    instance_group [ { kind: KIND_CPU count: 0 } ]  # becomes the default count, 2
     """,
     good="""
-    instance_group [ { kind: KIND_CPU count: 2 } ]
+    name: "text_encoder"
+    platform: "onnxruntime_onnx"
+    instance_group [ { kind: KIND_CPU count: 4 } ]
     """,
 )
 def instance_count_not_positive(ctx: ModelContext) -> Iterator[Finding]:
@@ -209,9 +225,13 @@ _PROFILE = re.compile(r"\s*([+-]?\d+)")
     platforms, and each entry must be a non-negative integer written as a string.
     """,
     bad="""
-    instance_group [ { kind: KIND_GPU profile: [ "fast" ] } ]
+    name: "resnet50"
+    platform: "tensorrt_plan"
+    instance_group [ { kind: KIND_GPU profile: [ "fast" ] } ]  # not an index
     """,
     good="""
+    name: "resnet50"
+    platform: "tensorrt_plan"
     instance_group [ { kind: KIND_GPU profile: [ "0" ] } ]
     """,
     server_message=(
@@ -257,11 +277,25 @@ def invalid_profile(ctx: ModelContext) -> Iterator[Finding]:
     A TensorRT instance may use at most one secondary device (an NVDLA engine).
     """,
     bad="""
-    instance_group [ { kind: KIND_GPU secondary_devices [ { kind: KIND_NVDLA device_id: 0 },
-                                                          { kind: KIND_NVDLA device_id: 1 } ] } ]
+    name: "detector"
+    platform: "tensorrt_plan"
+    instance_group [ {
+      kind: KIND_GPU
+      secondary_devices [  # an instance may use one DLA engine at most
+        { kind: KIND_NVDLA device_id: 0 },
+        { kind: KIND_NVDLA device_id: 1 }
+      ]
+    } ]
     """,
     good="""
-    instance_group [ { kind: KIND_GPU secondary_devices [ { kind: KIND_NVDLA device_id: 0 } ] } ]
+    name: "detector"
+    platform: "tensorrt_plan"
+    instance_group [ {
+      kind: KIND_GPU
+      secondary_devices [
+        { kind: KIND_NVDLA device_id: 0 }
+      ]
+    } ]
     """,
     server_message=(
         "{instance} of model {model} must have either zero or or one secondary devices"
@@ -290,9 +324,13 @@ def too_many_secondary_devices(ctx: ModelContext) -> Iterator[Finding]:
     the same name make the server's messages ambiguous. Use `count` for more instances.
     """,
     bad="""
-    instance_group [ { kind: KIND_GPU gpus: [ 0, 0 ] } ]
+    name: "resnet50"
+    platform: "tensorrt_plan"
+    instance_group [ { kind: KIND_GPU gpus: [ 0, 0 ] } ]  # GPU 0 twice
     """,
     good="""
+    name: "resnet50"
+    platform: "tensorrt_plan"
     instance_group [ { kind: KIND_GPU count: 2 gpus: [ 0 ] } ]
     """,
 )
@@ -328,11 +366,39 @@ def duplicate_instance_group(ctx: ModelContext) -> Iterator[Finding]:
     default `--rate-limit=off` ignores rate limiters, so this is a warning.)
     """,
     bad="""
-    # model a: rate_limiter { resources [ { name: "R1" global: true count: 1 } ] }
-    # model b: rate_limiter { resources [ { name: "R1" count: 1 } ] }
+    model_repository/detector/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      instance_group [ {
+        kind: KIND_GPU
+        rate_limiter { resources [ { name: "R1" global: true count: 2 } ] }
+      } ]
+    model_repository/detector/1/model.onnx
+
+    model_repository/classifier/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      instance_group [ {
+        kind: KIND_GPU
+        # R1 is global in detector, but per device here
+        rate_limiter { resources [ { name: "R1" count: 2 } ] }
+      } ]
+    model_repository/classifier/1/model.onnx
     """,
     good="""
-    # model a and model b: rate_limiter { resources [ { name: "R1" global: true count: 1 } ] }
+    model_repository/detector/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      instance_group [ {
+        kind: KIND_GPU
+        rate_limiter { resources [ { name: "R1" global: true count: 2 } ] }
+      } ]
+    model_repository/detector/1/model.onnx
+
+    model_repository/classifier/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      instance_group [ {
+        kind: KIND_GPU
+        rate_limiter { resources [ { name: "R1" global: true count: 2 } ] }
+      } ]
+    model_repository/classifier/1/model.onnx
     """,
     server_message=(
         'Resource "{resource}" is present as both global and device-specific resource in the '

@@ -20,14 +20,19 @@ from tritonlint.rules.context import Finding, ModelContext
     bucket.
     """,
     bad="""
+    name: "llm"
+    backend: "python"
     model_metrics { metric_control [ {
       metric_identifier { family: "nv_inference_first_response_histogram_ms" }
+      # and the histogram_options with its buckets?
     } ] }
     """,
     good="""
+    name: "llm"
+    backend: "python"
     model_metrics { metric_control [ {
       metric_identifier { family: "nv_inference_first_response_histogram_ms" }
-      histogram_options { buckets: [ 1, 10, 100 ] }
+      histogram_options { buckets: [ 10, 50, 100, 500, 1000 ] }
     } ] }
     """,
     server_message="metric control must specify 'histogram_options'",

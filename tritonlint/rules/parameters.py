@@ -32,14 +32,24 @@ def _parameter(ctx: ModelContext, key: str) -> str | None:
     subfolder, or with `..`, are checked on the server's machine only.)
     """,
     bad="""
-    parameters { key: "EXECUTION_ENV_PATH"
-                 value { string_value: "$$TRITON_MODEL_DIRECTORY/env.tar.gz" } }
-    # but model_repository/m/env.tar.gz does not exist
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      parameters {
+        key: "EXECUTION_ENV_PATH"
+        value { string_value: "$$TRITON_MODEL_DIRECTORY/env.tar.gz" }
+      }
+    model_repository/preprocess/1/model.py
+    model_repository/preprocess/1/env.tar.gz  # in 1/, not beside config.pbtxt
     """,
     good="""
-    # model_repository/m/env.tar.gz exists
-    parameters { key: "EXECUTION_ENV_PATH"
-                 value { string_value: "$$TRITON_MODEL_DIRECTORY/env.tar.gz" } }
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      parameters {
+        key: "EXECUTION_ENV_PATH"
+        value { string_value: "$$TRITON_MODEL_DIRECTORY/env.tar.gz" }
+      }
+    model_repository/preprocess/1/model.py
+    model_repository/preprocess/env.tar.gz
     """,
     server_message="Failed to get the canonical path for {path}.",
     backend_check=True,

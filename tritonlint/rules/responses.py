@@ -20,10 +20,14 @@ from tritonlint.rules.context import Finding, ModelContext
     state). Disable it for those models.
     """,
     bad="""
+    name: "llm_stream"
+    backend: "python"
     model_transaction_policy { decoupled: true }
-    response_cache { enable: true }
+    response_cache { enable: true }  # caches one response per request
     """,
     good="""
+    name: "llm_stream"
+    backend: "python"
     model_transaction_policy { decoupled: true }
     """,
     server_message=(

@@ -25,16 +25,31 @@ _PREFIX = "[request id: <id_unknown>] "
     (the server takes it for a control input), so a misspelt key leaves an input unfed.
     """,
     bad="""
-    input [ { name: "input" data_type: TYPE_FP32 dims: [ 3 ] } ]
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
     model_warmup [ {
-      name: "w" batch_size: 1
-      inputs { key: "images" value { data_type: TYPE_FP32 dims: [ 3 ] zero_data: true } }
+      name: "zeros"
+      batch_size: 1
+      inputs {
+        key: "images"  # the model's input is "input"
+        value { data_type: TYPE_FP32 dims: [ 3, 224, 224 ] zero_data: true }
+      }
     } ]
     """,
     good="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
     model_warmup [ {
-      name: "w" batch_size: 1
-      inputs { key: "input" value { data_type: TYPE_FP32 dims: [ 3 ] zero_data: true } }
+      name: "zeros"
+      batch_size: 1
+      inputs {
+        key: "input"
+        value { data_type: TYPE_FP32 dims: [ 3, 224, 224 ] zero_data: true }
+      }
     } ]
     """,
     server_message=(
@@ -81,10 +96,32 @@ def warmup_inputs_mismatch(ctx: ModelContext) -> Iterator[Finding]:
     size. (The dims leave out the batch dimension; `batch_size` gives it.)
     """,
     bad="""
-    inputs { key: "input" value { data_type: TYPE_FP32 dims: [ -1, 3 ] zero_data: true } }
+    name: "bert_base"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    input [ { name: "input_ids" data_type: TYPE_INT64 dims: [ -1 ] } ]
+    model_warmup [ {
+      name: "zeros"
+      batch_size: 1
+      inputs {
+        key: "input_ids"
+        value { data_type: TYPE_INT64 dims: [ -1 ] zero_data: true }  # how long?
+      }
+    } ]
     """,
     good="""
-    inputs { key: "input" value { data_type: TYPE_FP32 dims: [ 16, 3 ] zero_data: true } }
+    name: "bert_base"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    input [ { name: "input_ids" data_type: TYPE_INT64 dims: [ -1 ] } ]
+    model_warmup [ {
+      name: "zeros"
+      batch_size: 1
+      inputs {
+        key: "input_ids"
+        value { data_type: TYPE_INT64 dims: [ 128 ] zero_data: true }
+      }
+    } ]
     """,
     server_message=(
         "warmup setting expects all variable-size dimensions are specified for input '{input}'"
@@ -115,10 +152,32 @@ def warmup_variable_dims(ctx: ModelContext) -> Iterator[Finding]:
     `random_data: true`, or `input_data_file: "<file in the model's warmup/ folder>"`.
     """,
     bad="""
-    inputs { key: "input" value { data_type: TYPE_FP32 dims: [ 3 ] } }
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_warmup [ {
+      name: "random"
+      batch_size: 1
+      inputs {
+        key: "input"
+        value { data_type: TYPE_FP32 dims: [ 3, 224, 224 ] }  # no data
+      }
+    } ]
     """,
     good="""
-    inputs { key: "input" value { data_type: TYPE_FP32 dims: [ 3 ] random_data: true } }
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_warmup [ {
+      name: "random"
+      batch_size: 1
+      inputs {
+        key: "input"
+        value { data_type: TYPE_FP32 dims: [ 3, 224, 224 ] random_data: true }
+      }
+    } ]
     """,
     server_message=(
         "[request id: <id_unknown>] warmup setting expects input '{input}' to have "
@@ -148,12 +207,44 @@ def warmup_input_without_data(ctx: ModelContext) -> Iterator[Finding]:
     (A path into a subfolder of warmup/, or one that leaves it, is not checked.)
     """,
     bad="""
-    inputs { key: "input" value { data_type: TYPE_FP32 dims: [ 3 ] input_data_file: "raw.bin" } }
-    # but model_repository/resnet/warmup/raw.bin does not exist
+    model_repository/tokenizer/config.pbtxt:
+      backend: "python"
+      input [ { name: "TEXT" data_type: TYPE_UINT8 dims: [ -1 ] } ]
+      model_warmup [ {
+        name: "hello"
+        batch_size: 1
+        inputs {
+          key: "TEXT"
+          value {
+            data_type: TYPE_UINT8
+            dims: [ 14 ]
+            input_data_file: "hello.txt"
+          }
+        }
+      } ]
+    model_repository/tokenizer/1/model.py
+    model_repository/tokenizer/hello.txt:  # the server looks in warmup/
+      Hello, world!
     """,
     good="""
-    # model_repository/resnet/warmup/raw.bin exists
-    inputs { key: "input" value { data_type: TYPE_FP32 dims: [ 3 ] input_data_file: "raw.bin" } }
+    model_repository/tokenizer/config.pbtxt:
+      backend: "python"
+      input [ { name: "TEXT" data_type: TYPE_UINT8 dims: [ -1 ] } ]
+      model_warmup [ {
+        name: "hello"
+        batch_size: 1
+        inputs {
+          key: "TEXT"
+          value {
+            data_type: TYPE_UINT8
+            dims: [ 14 ]
+            input_data_file: "hello.txt"
+          }
+        }
+      } ]
+    model_repository/tokenizer/1/model.py
+    model_repository/tokenizer/warmup/hello.txt:
+      Hello, world!
     """,
     server_message="failed to open text file for read {path}: No such file or directory",
 )
@@ -197,14 +288,33 @@ def _show(shape: list[int]) -> str:
     size). The dims leave the batch dimension out, as `dims` in `input` do.
     """,
     bad="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
     max_batch_size: 8
-    input [ { name: "x" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
-    model_warmup [ { name: "w" batch_size: 1 inputs {
-      key: "x" value { data_type: TYPE_FP32 dims: [ 1, 3, 224, 224 ] zero_data: true } } } ]
+    input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_warmup [ {
+      name: "zeros"
+      batch_size: 1
+      inputs {
+        key: "input"
+        # the batch dimension is batch_size, not part of dims
+        value { data_type: TYPE_FP32 dims: [ 1, 3, 224, 224 ] zero_data: true }
+      }
+    } ]
     """,
     good="""
-    model_warmup [ { name: "w" batch_size: 1 inputs {
-      key: "x" value { data_type: TYPE_FP32 dims: [ 3, 224, 224 ] zero_data: true } } } ]
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_warmup [ {
+      name: "zeros"
+      batch_size: 1
+      inputs {
+        key: "input"
+        value { data_type: TYPE_FP32 dims: [ 3, 224, 224 ] zero_data: true }
+      }
+    } ]
     """,
     server_message=(
         "[request id: <id_unknown>] unexpected shape for input '{input}' for model '{model}'. "
@@ -261,12 +371,32 @@ def warmup_input_mismatch(ctx: ModelContext) -> Iterator[Finding]:
     names. It should be between 1 and max_batch_size (1 for models that do not batch).
     """,
     bad="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
     max_batch_size: 8
-    model_warmup [ { name: "w" batch_size: 0 inputs { ... } } ]
+    input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_warmup [ {
+      name: "full_batch"
+      batch_size: 0  # skipped
+      inputs {
+        key: "input"
+        value { data_type: TYPE_FP32 dims: [ 3, 224, 224 ] zero_data: true }
+      }
+    } ]
     """,
     good="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
     max_batch_size: 8
-    model_warmup [ { name: "w" batch_size: 8 inputs { ... } } ]
+    input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_warmup [ {
+      name: "full_batch"
+      batch_size: 8
+      inputs {
+        key: "input"
+        value { data_type: TYPE_FP32 dims: [ 3, 224, 224 ] zero_data: true }
+      }
+    } ]
     """,
 )
 def warmup_batch_size(ctx: ModelContext) -> Iterator[Finding]:
@@ -322,12 +452,44 @@ def _data_files(ctx: ModelContext) -> Iterator[tuple[tuple[str | int, ...], str,
     one batch entry (a larger file is cut); strings are read as they are.
     """,
     bad="""
-    inputs { key: "x" value { data_type: TYPE_FP32 dims: [ 16 ] input_data_file: "x.bin" } }
-    # warmup/x.bin holds 32 bytes, 64 are needed
+    model_repository/tokenizer/config.pbtxt:
+      backend: "python"
+      input [ { name: "TEXT" data_type: TYPE_UINT8 dims: [ -1 ] } ]
+      model_warmup [ {
+        name: "hello"
+        batch_size: 1
+        inputs {
+          key: "TEXT"
+          value {
+            data_type: TYPE_UINT8
+            dims: [ 32 ]  # hello.txt holds 14 bytes
+            input_data_file: "hello.txt"
+          }
+        }
+      } ]
+    model_repository/tokenizer/1/model.py
+    model_repository/tokenizer/warmup/hello.txt:  # 14 bytes, with the newline
+      Hello, world!
     """,
     good="""
-    inputs { key: "x" value { data_type: TYPE_FP32 dims: [ 16 ] input_data_file: "x.bin" } }
-    # warmup/x.bin holds 64 bytes
+    model_repository/tokenizer/config.pbtxt:
+      backend: "python"
+      input [ { name: "TEXT" data_type: TYPE_UINT8 dims: [ -1 ] } ]
+      model_warmup [ {
+        name: "hello"
+        batch_size: 1
+        inputs {
+          key: "TEXT"
+          value {
+            data_type: TYPE_UINT8
+            dims: [ 14 ]
+            input_data_file: "hello.txt"
+          }
+        }
+      } ]
+    model_repository/tokenizer/1/model.py
+    model_repository/tokenizer/warmup/hello.txt:  # 14 bytes, with the newline
+      Hello, world!
     """,
     server_message=(
         "[request id: <id_unknown>] warmup setting expects {n} bytes, but the data provided "
@@ -355,11 +517,44 @@ def warmup_data_file_too_small(ctx: ModelContext) -> Iterator[Finding]:
     values fed to an FP16 input, a whole batch where one entry is expected).
     """,
     bad="""
-    inputs { key: "x" value { data_type: TYPE_FP16 dims: [ 16 ] input_data_file: "x.bin" } }
-    # warmup/x.bin holds 64 bytes (16 FP32 values); 32 are read
+    model_repository/tokenizer/config.pbtxt:
+      backend: "python"
+      input [ { name: "TEXT" data_type: TYPE_UINT8 dims: [ -1 ] } ]
+      model_warmup [ {
+        name: "hello"
+        batch_size: 1
+        inputs {
+          key: "TEXT"
+          value {
+            data_type: TYPE_UINT8
+            dims: [ 5 ]  # only "Hello" is read
+            input_data_file: "hello.txt"
+          }
+        }
+      } ]
+    model_repository/tokenizer/1/model.py
+    model_repository/tokenizer/warmup/hello.txt:  # 14 bytes, with the newline
+      Hello, world!
     """,
     good="""
-    inputs { key: "x" value { data_type: TYPE_FP32 dims: [ 16 ] input_data_file: "x.bin" } }
+    model_repository/tokenizer/config.pbtxt:
+      backend: "python"
+      input [ { name: "TEXT" data_type: TYPE_UINT8 dims: [ -1 ] } ]
+      model_warmup [ {
+        name: "hello"
+        batch_size: 1
+        inputs {
+          key: "TEXT"
+          value {
+            data_type: TYPE_UINT8
+            dims: [ 14 ]
+            input_data_file: "hello.txt"
+          }
+        }
+      } ]
+    model_repository/tokenizer/1/model.py
+    model_repository/tokenizer/warmup/hello.txt:  # 14 bytes, with the newline
+      Hello, world!
     """,
 )
 def warmup_data_file_too_large(ctx: ModelContext) -> Iterator[Finding]:
