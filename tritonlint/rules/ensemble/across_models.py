@@ -28,10 +28,68 @@ from tritonlint.stage_rules import StageRule
     composing model that was not copied along, makes the ensemble fail to load.
     """,
     bad="""
-    step [ { model_name: "resnet" ... } ]    # the folder is model_repository/resnet50
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet" model_version: -1  # the folder is resnet50
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    step [ { model_name: "resnet50" ... } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message="ensemble {model} contains models that are not available or ambiguous: {names}",
 )
@@ -84,15 +142,69 @@ def _tensor_path(kind: str, config: Any, name: str) -> tuple[str | int, ...]:
     does not declare (often the two sides swapped, or a renamed tensor) is refused.
     """,
     bad="""
-    # classifier declares input "input" and output "probs"
-    step [ { model_name: "classifier" model_version: -1
-             input_map { key: "images" value: "pixels" }
-             output_map { key: "output" value: "LOGITS" } } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            # resnet50's input is "input", not "images"
+            input_map { key: "images" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    step [ { model_name: "classifier" model_version: -1
-             input_map { key: "input" value: "pixels" }
-             output_map { key: "probs" value: "LOGITS" } } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "in ensemble {ensemble}, ensemble tensor {tensor} is mapped from non-existing output "
@@ -140,13 +252,84 @@ def ensemble_unknown_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
     step's `input_map`.
     """,
     bad="""
-    # classifier declares inputs "input" and "mask"
-    step [ { model_name: "classifier" input_map { key: "input" value: "pixels" } ... } ]
+    model_repository/sentiment/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "TEXT" data_type: TYPE_STRING dims: [ 1 ] } ]
+      output [ { name: "SCORES" data_type: TYPE_FP32 dims: [ 2 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "tokenizer" model_version: -1
+            input_map { key: "TEXT" value: "TEXT" }
+            output_map { key: "input_ids" value: "ids" }
+            output_map { key: "attention_mask" value: "mask" } },
+          { model_name: "bert" model_version: -1
+            # bert needs attention_mask too
+            input_map { key: "input_ids" value: "ids" }
+            output_map { key: "logits" value: "SCORES" } }
+        ]
+      }
+    model_repository/sentiment/1/
+
+    model_repository/tokenizer/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "TEXT" data_type: TYPE_STRING dims: [ 1 ] } ]
+      output [
+        { name: "input_ids" data_type: TYPE_INT64 dims: [ 128 ] },
+        { name: "attention_mask" data_type: TYPE_INT64 dims: [ 128 ] }
+      ]
+    model_repository/tokenizer/1/model.py
+
+    model_repository/bert/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [
+        { name: "input_ids" data_type: TYPE_INT64 dims: [ 128 ] },
+        { name: "attention_mask" data_type: TYPE_INT64 dims: [ 128 ] }
+      ]
+      output [ { name: "logits" data_type: TYPE_FP32 dims: [ 2 ] } ]
+    model_repository/bert/1/model.onnx
     """,
     good="""
-    step [ { model_name: "classifier"
-             input_map { key: "input" value: "pixels" }
-             input_map { key: "mask" value: "MASK" } ... } ]
+    model_repository/sentiment/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "TEXT" data_type: TYPE_STRING dims: [ 1 ] } ]
+      output [ { name: "SCORES" data_type: TYPE_FP32 dims: [ 2 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "tokenizer" model_version: -1
+            input_map { key: "TEXT" value: "TEXT" }
+            output_map { key: "input_ids" value: "ids" }
+            output_map { key: "attention_mask" value: "mask" } },
+          { model_name: "bert" model_version: -1
+            input_map { key: "input_ids" value: "ids" }
+            input_map { key: "attention_mask" value: "mask" }
+            output_map { key: "logits" value: "SCORES" } }
+        ]
+      }
+    model_repository/sentiment/1/
+
+    model_repository/tokenizer/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "TEXT" data_type: TYPE_STRING dims: [ 1 ] } ]
+      output [
+        { name: "input_ids" data_type: TYPE_INT64 dims: [ 128 ] },
+        { name: "attention_mask" data_type: TYPE_INT64 dims: [ 128 ] }
+      ]
+    model_repository/tokenizer/1/model.py
+
+    model_repository/bert/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [
+        { name: "input_ids" data_type: TYPE_INT64 dims: [ 128 ] },
+        { name: "attention_mask" data_type: TYPE_INT64 dims: [ 128 ] }
+      ]
+      output [ { name: "logits" data_type: TYPE_FP32 dims: [ 2 ] } ]
+    model_repository/bert/1/model.onnx
     """,
     server_message=(
         "in ensemble {ensemble}, input {input} in model {model} is not mapped to any ensemble "
@@ -249,11 +432,69 @@ def _uses(ctx: ModelContext, config: Any) -> dict[str, list[_Use]]:
     front (`[16]` with max_batch_size 8 matches `[-1, 16]` of a non-batching model).
     """,
     bad="""
-    output [ { name: "LOGITS" data_type: TYPE_FP16 dims: [ 1000 ] } ]
-    # the step writing LOGITS declares TYPE_FP32
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      # resnet50 writes probs as TYPE_FP32
+      output [ { name: "PROBS" data_type: TYPE_FP16 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    output [ { name: "LOGITS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "in ensemble {ensemble}, ensemble tensor {tensor}: inconsistent shape: {shape_a} is "
@@ -311,10 +552,68 @@ def ensemble_tensor_mismatch(ctx: ModelContext) -> Iterator[Finding]:
     are exempt).
     """,
     bad="""
-    max_batch_size: 32      # classifier allows 8
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 32  # preprocess and resnet50 allow 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    max_batch_size: 8
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "ensemble {ensemble} allows maximum batch size {size}, but it contains model {model} "
@@ -352,10 +651,68 @@ def ensemble_batch_size_too_large(ctx: ModelContext) -> Iterator[Finding]:
     omitted, a safe fix writes `model_version: -1`: version 0 cannot have been meant.
     """,
     bad="""
-    step [ { model_name: "classifier" input_map { ... } output_map { ... } } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50"  # no model_version: version 0, no 0/ folder
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    step [ { model_name: "classifier" model_version: -1 input_map { ... } output_map { ... } } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "ensemble '{ensemble}' depends on '{model}' whose required version {version} is not loaded."
@@ -405,10 +762,69 @@ def ensemble_version_not_served(ctx: ModelContext) -> Iterator[Finding]:
     An ensemble may run other ensembles, but never, directly or through others, itself.
     """,
     bad="""
-    # pipeline_a runs pipeline_b, and pipeline_b runs pipeline_a
+    model_repository/resnet50/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          # this ensemble itself: the ONNX model is resnet50_onnx
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/resnet50/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50_onnx/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50_onnx/1/model.onnx
     """,
     good="""
-    # pipeline_a runs pipeline_b, which runs only non-ensemble models
+    model_repository/resnet50/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50_onnx" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/resnet50/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50_onnx/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50_onnx/1/model.onnx
     """,
     server_message=(
         "circular dependency between ensembles: {start} -> ... -> {current} -> {start}\n"
@@ -447,12 +863,68 @@ ENSEMBLE_COMPOSING_MODEL_REFUSED = declare(
     related location. (Reported by the pipeline after the rules have looked at every model.)
     """,
     bad="""
-    step [ { model_name: "classifier" model_version: -1 ... } ]
-    # model_repository/classifier/ has no version folder
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/  # empty: model.onnx was not copied
     """,
     good="""
-    step [ { model_name: "classifier" model_version: -1 ... } ]
-    # model_repository/classifier/1/model.onnx exists
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "ensemble '{ensemble}' depends on '{model}' which has no loaded version\n"

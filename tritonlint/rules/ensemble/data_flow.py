@@ -22,12 +22,69 @@ from tritonlint.rules.ensemble.steps import STEP, ensemble_config, steps_of
     Each ensemble tensor has exactly one producer: one output_map entry of one step.
     """,
     bad="""
-    step [ { ... output_map { key: "y" value: "feat" } },
-           { ... output_map { key: "z" value: "feat" } } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            # pixels is written by preprocess already
+            output_map { key: "probs" value: "pixels" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    step [ { ... output_map { key: "y" value: "feat_a" } },
-           { ... output_map { key: "z" value: "feat_b" } } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "ensemble tensor '{tensor}' can appear in an output map only once for ensemble '{model}' "
@@ -93,12 +150,69 @@ def _flow_of(ctx: ModelContext) -> _Flow | None:
     usually a misspelt tensor name in the input_map.
     """,
     bad="""
-    input [ { name: "IMAGE" ... } ]
-    step [ { model_name: "preprocess" input_map { key: "raw" value: "IMAGES" } ... } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            # IMAGES: the ensemble input is IMAGE
+            input_map { key: "IMAGE" value: "IMAGES" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    input [ { name: "IMAGE" ... } ]
-    step [ { model_name: "preprocess" input_map { key: "raw" value: "IMAGE" } ... } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message="ensemble input '{input}' for ensemble {model}' is not used",
 )
@@ -127,12 +241,69 @@ def ensemble_input_unused(ctx: ModelContext) -> Iterator[Finding]:
     nobody writes, leaves the output unwritten.
     """,
     bad="""
-    output [ { name: "PROBS" ... } ]
-    step [ { model_name: "classify" ... output_map { key: "y" value: "probs" } } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            # probs: the ensemble output is PROBS
+            output_map { key: "probs" value: "probs" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    output [ { name: "PROBS" ... } ]
-    step [ { model_name: "classify" ... output_map { key: "y" value: "PROBS" } } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "ensemble output '{output}' for ensemble {model}' is not used\n"
@@ -170,14 +341,69 @@ def ensemble_output_not_produced(ctx: ModelContext) -> Iterator[Finding]:
     flow from the inputs to the outputs without a cycle.
     """,
     bad="""
-    step [ { model_name: "preprocess" input_map { key: "raw" value: "IMAGE" }
-             output_map { key: "out" value: "pixels" } },
-           { model_name: "classify" input_map { key: "x" value: "pixel" } ... } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            # pixel: preprocess writes pixels
+            input_map { key: "input" value: "pixel" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    step [ { model_name: "preprocess" input_map { key: "raw" value: "IMAGE" }
-             output_map { key: "out" value: "pixels" } },
-           { model_name: "classify" input_map { key: "x" value: "pixels" } ... } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message="ensemble tensor '{tensor}' is unused in ensemble '{model}'",
 )

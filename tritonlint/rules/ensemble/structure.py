@@ -22,15 +22,58 @@ from tritonlint.rules.fixes import fix, remove_top_level, rename
     An ensemble is defined by its steps, in `ensemble_scheduling { step [ ... ] }`.
     """,
     bad="""
-    platform: "ensemble"
-    input [ ... ]
-    output [ ... ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"  # no ensemble_scheduling: which models does it run?
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    platform: "ensemble"
-    input [ ... ]
-    output [ ... ]
-    ensemble_scheduling { step [ { model_name: "classify" model_version: -1 ... } ] }
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "ensemble scheduling must be set for ensemble {model} whose platform is ensemble"
@@ -58,12 +101,68 @@ def ensemble_without_scheduling(ctx: ModelContext) -> Iterator[Finding]:
     `platform: "ensemble"`.
     """,
     bad="""
-    backend: "ensemble"
-    ensemble_scheduling { step [ ... ] }
+    model_repository/classify/config.pbtxt:
+      backend: "ensemble"  # platform, not backend
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    platform: "ensemble"
-    ensemble_scheduling { step [ ... ] }
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "ensemble scheduling cannot be set for model '{model}' whose platform is not ensemble"
@@ -102,11 +201,69 @@ def scheduling_without_ensemble_platform(ctx: ModelContext) -> Iterator[Finding]
     fix removes `backend`.
     """,
     bad="""
-    platform: "ensemble"
-    backend: "python"
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      backend: "python"  # an ensemble has no backend
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    platform: "ensemble"
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "Ensemble model '{model}' must have platform type '{platform}' and empty backend type"
@@ -133,7 +290,9 @@ def _removal(ctx: ModelContext, field_name: str) -> tuple[Fix, ...]:
     return fix(f"Remove {field_name} from the ensemble", Applicability.SAFE, *edits)
 
 
-def _forbidden(field_name: str, code: str, name: str, message: str, bad: str) -> Declaration:
+def _forbidden(
+    field_name: str, code: str, name: str, message: str, bad: str, good: str
+) -> Declaration:
     """The rule that refuses ``field_name`` on an ensemble (bound to a name of this module, as
     every rule is, for the registry to find)."""
 
@@ -165,10 +324,7 @@ def _forbidden(field_name: str, code: str, name: str, message: str, bad: str) ->
         Move it to the composing models. A safe fix removes it from the ensemble.
         """,
         bad=bad,
-        good="""
-        platform: "ensemble"
-        ensemble_scheduling { step [ ... ] }
-        """,
+        good=good,
         server_message=message,
         fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
     )(check)
@@ -179,9 +335,72 @@ ensemble_instance_group = _forbidden(
     "TL704",
     "ensemble-instance-group",
     "instance group should not be specified for ensemble '{model}'",
-    """
-    platform: "ensemble"
-    instance_group [ { kind: KIND_CPU count: 2 } ]
+    bad="""
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      # resnet50's instances, not the ensemble's
+      instance_group [ { kind: KIND_GPU count: 2 } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
+    """,
+    good="""
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      instance_group [ { kind: KIND_GPU count: 2 } ]
+    model_repository/resnet50/1/model.onnx
     """,
 )
 ensemble_optimization = _forbidden(
@@ -189,9 +408,72 @@ ensemble_optimization = _forbidden(
     "TL705",
     "ensemble-optimization",
     "optimization should not be specified for ensemble '{model}'",
-    """
-    platform: "ensemble"
-    optimization { input_pinned_memory { enable: true } }
+    bad="""
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      # resnet50's optimization, not the ensemble's
+      optimization { input_pinned_memory { enable: true } }
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
+    """,
+    good="""
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      optimization { input_pinned_memory { enable: true } }
+    model_repository/resnet50/1/model.onnx
     """,
 )
 ensemble_warmup = _forbidden(
@@ -199,9 +481,85 @@ ensemble_warmup = _forbidden(
     "TL706",
     "ensemble-warmup",
     "model_warmup can not be specified for ensemble '{model}'",
-    """
-    platform: "ensemble"
-    model_warmup [ { name: "w" batch_size: 1 inputs { key: "IN" value { ... } } } ]
+    bad="""
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      model_warmup [ {  # warm up resnet50 instead
+        name: "zeros"
+        batch_size: 1
+        inputs {
+          key: "IMAGE"
+          value { data_type: TYPE_UINT8 dims: [ 224, 224, 3 ] zero_data: true }
+        }
+      } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
+    """,
+    good="""
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      model_warmup [ {
+        name: "zeros"
+        batch_size: 1
+        inputs {
+          key: "input"
+          value { data_type: TYPE_FP32 dims: [ 3, 224, 224 ] zero_data: true }
+        }
+      } ]
+    model_repository/resnet50/1/model.onnx
     """,
 )
 
@@ -216,17 +574,67 @@ ensemble_warmup = _forbidden(
     one input and one output of it to ensemble tensors.
     """,
     bad="""
-    ensemble_scheduling { step [ { model_name: "classify" input_map { key: "x" value: "IN" } } ] }
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" } }  # no output_map
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    ensemble_scheduling {
-      step [ {
-        model_name: "classify"
-        model_version: -1
-        input_map { key: "x" value: "IN" }
-        output_map { key: "y" value: "OUT" }
-      } ]
-    }
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "must specify 'step' for ensemble '{model}'\n"
@@ -273,10 +681,68 @@ def ensemble_step_incomplete(ctx: ModelContext) -> Iterator[Finding]:
     a version 0.
     """,
     bad="""
-    step [ { model_name: "classifier" input_map { ... } output_map { ... } } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50"  # no model_version: version 0, not the latest
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/0/model.onnx  # its only version, for now
     """,
     good="""
-    step [ { model_name: "classifier" model_version: -1 input_map { ... } output_map { ... } } ]
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+      ensemble_scheduling {
+        step [
+          { model_name: "preprocess" model_version: -1
+            input_map { key: "IMAGE" value: "IMAGE" }
+            output_map { key: "PIXELS" value: "pixels" } },
+          { model_name: "resnet50" model_version: -1
+            input_map { key: "input" value: "pixels" }
+            output_map { key: "probs" value: "PROBS" } }
+        ]
+      }
+    model_repository/classify/1/
+
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE" data_type: TYPE_UINT8 dims: [ -1, -1, 3 ] } ]
+      output [ { name: "PIXELS" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    model_repository/preprocess/1/model.py
+
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [ { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] } ]
+    model_repository/resnet50/0/model.onnx
     """,
 )
 def ensemble_model_version_omitted(ctx: ModelContext) -> Iterator[Finding]:
