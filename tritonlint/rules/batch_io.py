@@ -29,12 +29,50 @@ _ONE_SOURCE_INPUT = {
     the model's `input`s, and produces TYPE_INT32 or TYPE_FP32 data.
     """,
     bad="""
-    batch_input [ { kind: BATCH_ELEMENT_COUNT target_name: "COUNT" data_type: TYPE_INT64
-                    source_input: [ "INPUT0" ] } ]
+    name: "sentence_encoder"
+    platform: "tensorrt_plan"
+    max_batch_size: 16
+    dynamic_batching { }
+    input [
+      {
+        name: "tokens"
+        data_type: TYPE_INT32
+        dims: [ -1 ]
+        allow_ragged_batch: true
+      }
+    ]
+    batch_input [
+      {
+        kind: BATCH_ACCUMULATED_ELEMENT_COUNT
+        target_name: "offsets"
+        data_type: TYPE_INT64  # only TYPE_INT32 or TYPE_FP32
+        source_input: [ "tokens" ]
+      }
+    ]
+    output [ { name: "embedding" data_type: TYPE_FP32 dims: [ 384 ] } ]
     """,
     good="""
-    batch_input [ { kind: BATCH_ELEMENT_COUNT target_name: "COUNT" data_type: TYPE_INT32
-                    source_input: [ "INPUT0" ] } ]
+    name: "sentence_encoder"
+    platform: "tensorrt_plan"
+    max_batch_size: 16
+    dynamic_batching { }
+    input [
+      {
+        name: "tokens"
+        data_type: TYPE_INT32
+        dims: [ -1 ]
+        allow_ragged_batch: true
+      }
+    ]
+    batch_input [
+      {
+        kind: BATCH_ACCUMULATED_ELEMENT_COUNT
+        target_name: "offsets"
+        data_type: TYPE_INT32
+        source_input: [ "tokens" ]
+      }
+    ]
+    output [ { name: "embedding" data_type: TYPE_FP32 dims: [ 384 ] } ]
     """,
     server_message="batch input kind '{kind}' expects 1 source input, got {n} for {model}",
 )
@@ -79,12 +117,48 @@ def invalid_batch_input(ctx: ModelContext) -> Iterator[Finding]:
     `input`s; each `target_name` must be one of the model's `output`s, listed once.
     """,
     bad="""
-    batch_output [ { target_name: [ "OUT", "OUT" ] kind: BATCH_SCATTER_WITH_INPUT_SHAPE
-                     source_input: [ "IN" ] } ]
+    name: "token_classifier"
+    platform: "tensorrt_plan"
+    max_batch_size: 16
+    dynamic_batching { }
+    input [
+      {
+        name: "tokens"
+        data_type: TYPE_INT32
+        dims: [ -1 ]
+        allow_ragged_batch: true
+      }
+    ]
+    output [ { name: "labels" data_type: TYPE_INT32 dims: [ -1 ] } ]
+    batch_output [
+      {
+        kind: BATCH_SCATTER_WITH_INPUT_SHAPE
+        target_name: [ "label" ]  # the output is "labels"
+        source_input: [ "tokens" ]
+      }
+    ]
     """,
     good="""
-    batch_output [ { target_name: [ "OUT" ] kind: BATCH_SCATTER_WITH_INPUT_SHAPE
-                     source_input: [ "IN" ] } ]
+    name: "token_classifier"
+    platform: "tensorrt_plan"
+    max_batch_size: 16
+    dynamic_batching { }
+    input [
+      {
+        name: "tokens"
+        data_type: TYPE_INT32
+        dims: [ -1 ]
+        allow_ragged_batch: true
+      }
+    ]
+    output [ { name: "labels" data_type: TYPE_INT32 dims: [ -1 ] } ]
+    batch_output [
+      {
+        kind: BATCH_SCATTER_WITH_INPUT_SHAPE
+        target_name: [ "labels" ]
+        source_input: [ "tokens" ]
+      }
+    ]
     """,
     server_message="unknown target output name '{name}' for {model}",
 )

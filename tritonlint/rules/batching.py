@@ -21,10 +21,14 @@ _DELAY = 1  # ModelQueuePolicy.TimeoutAction.DELAY
     A negative number is refused.
     """,
     bad="""
-    max_batch_size: -1
+    name: "yolov8"
+    platform: "onnxruntime_onnx"
+    max_batch_size: -1  # -1 is not "any batch size"
     """,
     good="""
-    max_batch_size: 0
+    name: "yolov8"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 16
     """,
     server_message="'max_batch_size' must be non-negative value for {model}",
 )
@@ -47,12 +51,16 @@ def negative_max_batch_size(ctx: ModelContext) -> Iterator[Finding]:
     `max_batch_size: 0` (or none) the model does not batch, and no preferred size is allowed.
     """,
     bad="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
     max_batch_size: 8
-    dynamic_batching { preferred_batch_size: [ 4, 16 ] }
+    dynamic_batching { preferred_batch_size: [ 4, 16 ] }  # 16 > 8
     """,
     good="""
-    max_batch_size: 16
-    dynamic_batching { preferred_batch_size: [ 4, 16 ] }
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    dynamic_batching { preferred_batch_size: [ 4, 8 ] }
     """,
     server_message="dynamic batching preferred size must be <= max batch size for {model}",
 )
@@ -83,10 +91,17 @@ def invalid_preferred_batch_size(ctx: ModelContext) -> Iterator[Finding]:
     `default_priority_level` is the usual slip.
     """,
     bad="""
+    name: "text_classifier"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 32
+    # which level do requests without a priority get?
     dynamic_batching { priority_levels: 2 }
     """,
     good="""
-    dynamic_batching { priority_levels: 2 default_priority_level: 1 }
+    name: "text_classifier"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 32
+    dynamic_batching { priority_levels: 2 default_priority_level: 2 }
     """,
     server_message=(
         "default priority level must be in range [1, {levels}] for {model}\n"
@@ -132,10 +147,22 @@ def invalid_priority_level(ctx: ModelContext) -> Iterator[Finding]:
     non-zero `default_timeout_microseconds`).
     """,
     bad="""
-    dynamic_batching { preserve_ordering: true priority_levels: 2 default_priority_level: 1 }
+    name: "text_classifier"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 32
+    dynamic_batching {
+      preserve_ordering: true
+      priority_levels: 2  # ordered responses allow one level only
+      default_priority_level: 2
+    }
     """,
     good="""
-    dynamic_batching { preserve_ordering: true }
+    name: "text_classifier"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 32
+    dynamic_batching {
+      preserve_ordering: true
+    }
     """,
     server_message=(
         "Only one priority level is allowed when 'preserve_ordering' is true for {model}\n"
@@ -186,9 +213,13 @@ def preserve_ordering_conflict(ctx: ModelContext) -> Iterator[Finding]:
     this is advice, not a mistake. Enable it with `--extend-select TL505`.
     """,
     bad="""
-    max_batch_size: 32
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 32  # accepts batches, but nothing forms them
     """,
     good="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
     max_batch_size: 32
     dynamic_batching { max_queue_delay_microseconds: 100 }
     """,
@@ -216,9 +247,13 @@ def batching_without_batcher(ctx: ModelContext) -> Iterator[Finding]:
     the dynamic batcher has nothing to batch. Set max_batch_size explicitly.
     """,
     bad="""
-    dynamic_batching { }
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    dynamic_batching { }  # no max_batch_size: the model takes no batches
     """,
     good="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
     max_batch_size: 16
     dynamic_batching { }
     """,
@@ -245,9 +280,15 @@ def batcher_without_batching(ctx: ModelContext) -> Iterator[Finding]:
     order means nothing, so an unsorted or repeated list usually hides a typo.
     """,
     bad="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 16
     dynamic_batching { preferred_batch_size: [ 8, 4, 8 ] }
     """,
     good="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 16
     dynamic_batching { preferred_batch_size: [ 4, 8 ] }
     """,
 )
@@ -274,10 +315,16 @@ def preferred_batch_sizes_unordered(ctx: ModelContext) -> Iterator[Finding]:
     is set; otherwise the server ignores them without a word.
     """,
     bad="""
-    dynamic_batching { default_priority_level: 1 }
+    name: "text_classifier"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 32
+    dynamic_batching { default_priority_level: 2 }  # no priority_levels
     """,
     good="""
-    dynamic_batching { priority_levels: 2 default_priority_level: 1 }
+    name: "text_classifier"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 32
+    dynamic_batching { priority_levels: 2 default_priority_level: 2 }
     """,
 )
 def priority_settings_ignored(ctx: ModelContext) -> Iterator[Finding]:
@@ -310,12 +357,22 @@ def priority_settings_ignored(ctx: ModelContext) -> Iterator[Finding]:
     `max_queue_delay_microseconds` hoping for it.
     """,
     bad="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
     max_batch_size: 16
-    dynamic_batching { preferred_batch_size: [ 16 ] default_queue_policy { max_queue_size: 8 } }
+    dynamic_batching {
+      preferred_batch_size: [ 16 ]  # the queue holds 8 requests at most
+      default_queue_policy { max_queue_size: 8 }
+    }
     """,
     good="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
     max_batch_size: 16
-    dynamic_batching { preferred_batch_size: [ 8 ] default_queue_policy { max_queue_size: 8 } }
+    dynamic_batching {
+      preferred_batch_size: [ 8 ]
+      default_queue_policy { max_queue_size: 8 }
+    }
     """,
 )
 def preferred_batch_size_above_queue(ctx: ModelContext) -> Iterator[Finding]:

@@ -53,10 +53,16 @@ def _label(kind: str, tensor: Any) -> str:
     Every input and output is addressed by its name; one without a name cannot be used.
     """,
     bad="""
-    input [ { data_type: TYPE_FP32 dims: [ 3 ] } ]
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    input [ { data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]  # no name
+    output [ { name: "logits" data_type: TYPE_FP32 dims: [ 1000 ] } ]
     """,
     good="""
-    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 3 ] } ]
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    input [ { name: "image" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    output [ { name: "logits" data_type: TYPE_FP32 dims: [ 1000 ] } ]
     """,
     server_message="model input must specify 'name' for {model}",
 )
@@ -81,10 +87,16 @@ def io_missing_name(ctx: ModelContext) -> Iterator[Finding]:
     this is the warning TL406 instead.
     """,
     bad="""
-    input [ { name: "INPUT0" dims: [ 3 ] } ]
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    input [ { name: "image" dims: [ 3, 224, 224 ] } ]  # no data_type
+    output [ { name: "logits" data_type: TYPE_FP32 dims: [ 1000 ] } ]
     """,
     good="""
-    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 3 ] } ]
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    input [ { name: "image" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    output [ { name: "logits" data_type: TYPE_FP32 dims: [ 1000 ] } ]
     """,
     server_message="model input '{name}' must specify 'data_type' for {model}",
 )
@@ -112,10 +124,16 @@ def io_missing_data_type(ctx: ModelContext) -> Iterator[Finding]:
     missing dims in themselves; for them this is the warning TL406 instead.
     """,
     bad="""
-    input [ { name: "INPUT0" data_type: TYPE_FP32 } ]
+    name: "price_regressor"
+    platform: "onnxruntime_onnx"
+    input [ { name: "features" data_type: TYPE_FP32 dims: [ 16 ] } ]
+    output [ { name: "price" data_type: TYPE_FP32 } ]  # one number, but no dims
     """,
     good="""
-    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 1 ] } ]
+    name: "price_regressor"
+    platform: "onnxruntime_onnx"
+    input [ { name: "features" data_type: TYPE_FP32 dims: [ 16 ] } ]
+    output [ { name: "price" data_type: TYPE_FP32 dims: [ 1 ] } ]
     """,
     server_message="model input '{name}' must specify 'dims' for {model}",
 )
@@ -141,10 +159,17 @@ def io_missing_dims(ctx: ModelContext) -> Iterator[Finding]:
     other negative numbers are refused.
     """,
     bad="""
-    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 0, 3 ] } ]
+    name: "bert_encoder"
+    platform: "onnxruntime_onnx"
+    # 0 is refused: a length that varies is -1
+    input [ { name: "input_ids" data_type: TYPE_INT64 dims: [ 0 ] } ]
+    output [ { name: "hidden_states" data_type: TYPE_FP32 dims: [ -1, 768 ] } ]
     """,
     good="""
-    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ -1, 3 ] } ]
+    name: "bert_encoder"
+    platform: "onnxruntime_onnx"
+    input [ { name: "input_ids" data_type: TYPE_INT64 dims: [ -1 ] } ]
+    output [ { name: "hidden_states" data_type: TYPE_FP32 dims: [ -1, 768 ] } ]
     """,
     server_message=(
         "model input '{name}' dimension must be integer >= 1, or -1 to indicate a "
@@ -223,10 +248,30 @@ def reshape_problem(dims: Sequence[int], shape: Sequence[int]) -> str | None:
     A non-batching model cannot have an empty reshape: scalar tensors are not supported.
     """,
     bad="""
-    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 2, 3 ] reshape { shape: [ 5 ] } } ]
+    name: "mnist"
+    platform: "onnxruntime_onnx"
+    input [
+      {
+        name: "pixels"
+        data_type: TYPE_FP32
+        dims: [ 784 ]
+        reshape { shape: [ 3, 28, 28 ] }  # 2352 elements, not 784
+      }
+    ]
+    output [ { name: "digits" data_type: TYPE_FP32 dims: [ 10 ] } ]
     """,
     good="""
-    input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 2, 3 ] reshape { shape: [ 6 ] } } ]
+    name: "mnist"
+    platform: "onnxruntime_onnx"
+    input [
+      {
+        name: "pixels"
+        data_type: TYPE_FP32
+        dims: [ 784 ]
+        reshape { shape: [ 1, 28, 28 ] }
+      }
+    ]
+    output [ { name: "digits" data_type: TYPE_FP32 dims: [ 10 ] } ]
     """,
     server_message="model input '{name}' has different size for dims and reshape for {model}",
 )
@@ -310,10 +355,30 @@ _LAYOUT_FORMATS = {1: "FORMAT_NHWC", 2: "FORMAT_NCHW"}
     some order, without the batch dimension).
     """,
     bad="""
-    input [ { name: "image" data_type: TYPE_FP32 format: FORMAT_NCHW dims: [ 224, 224 ] } ]
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    input [
+      {
+        name: "image"
+        data_type: TYPE_FP32
+        format: FORMAT_NCHW
+        dims: [ 224, 224 ]  # the channels are missing
+      }
+    ]
+    output [ { name: "logits" data_type: TYPE_FP32 dims: [ 1000 ] } ]
     """,
     good="""
-    input [ { name: "image" data_type: TYPE_FP32 format: FORMAT_NCHW dims: [ 3, 224, 224 ] } ]
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    input [
+      {
+        name: "image"
+        data_type: TYPE_FP32
+        format: FORMAT_NCHW
+        dims: [ 3, 224, 224 ]
+      }
+    ]
+    output [ { name: "logits" data_type: TYPE_FP32 dims: [ 1000 ] } ]
     """,
     server_message="model input NHWC/NCHW require 3 dims for {model}",
 )
@@ -390,12 +455,22 @@ def tensorrt_only_io_feature(ctx: ModelContext) -> Iterator[Finding]:
     preprocessing model, do it on purpose.)
     """,
     bad="""
-    input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] },
-            { name: "x" data_type: TYPE_INT32 dims: [ 1 ] } ]
+    name: "bert_encoder"
+    platform: "onnxruntime_onnx"
+    input [
+      { name: "input_ids" data_type: TYPE_INT64 dims: [ -1 ] },
+      { name: "input_ids" data_type: TYPE_INT64 dims: [ -1 ] }  # not renamed
+    ]
+    output [ { name: "hidden_states" data_type: TYPE_FP32 dims: [ -1, 768 ] } ]
     """,
     good="""
-    input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] },
-            { name: "y" data_type: TYPE_INT32 dims: [ 1 ] } ]
+    name: "bert_encoder"
+    platform: "onnxruntime_onnx"
+    input [
+      { name: "input_ids" data_type: TYPE_INT64 dims: [ -1 ] },
+      { name: "attention_mask" data_type: TYPE_INT64 dims: [ -1 ] }
+    ]
+    output [ { name: "hidden_states" data_type: TYPE_FP32 dims: [ -1, 768 ] } ]
     """,
 )
 def duplicate_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
@@ -429,9 +504,16 @@ def duplicate_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
     `--extend-select TL410`.
     """,
     bad="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    input [ { name: "image" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+    # "308": the number the exporter gave an unnamed tensor
     output [ { name: "308" data_type: TYPE_FP32 dims: [ 1000 ] } ]
     """,
     good="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    input [ { name: "image" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
     output [ { name: "logits" data_type: TYPE_FP32 dims: [ 1000 ] } ]
     """,
 )
@@ -467,12 +549,19 @@ def numeric_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
     Enable it with `--extend-select TL411` and compare with the model file.
     """,
     bad="""
+    name: "sentiment"
+    platform: "onnxruntime_onnx"
     max_batch_size: 8
+    # the leading -1 repeats the batch dimension
     input [ { name: "input_ids" data_type: TYPE_INT64 dims: [ -1, 128 ] } ]
+    output [ { name: "logits" data_type: TYPE_FP32 dims: [ 2 ] } ]
     """,
     good="""
+    name: "sentiment"
+    platform: "onnxruntime_onnx"
     max_batch_size: 8
     input [ { name: "input_ids" data_type: TYPE_INT64 dims: [ 128 ] } ]
+    output [ { name: "logits" data_type: TYPE_FP32 dims: [ 2 ] } ]
     """,
 )
 def batch_dimension_in_dims(ctx: ModelContext) -> Iterator[Finding]:

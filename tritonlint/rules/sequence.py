@@ -41,12 +41,34 @@ def _sequence(ctx: ModelContext) -> Any | None:
     `control` items).
     """,
     bad="""
-    control_input [ { name: "START" control [ { kind: CONTROL_SEQUENCE_START ... } ] },
-                    { name: "START" control [ { kind: CONTROL_SEQUENCE_READY ... } ] } ]
+    name: "streaming_asr"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    sequence_batching {
+      control_input {
+        name: "START"
+        control { kind: CONTROL_SEQUENCE_START int32_false_true: [ 0, 1 ] }
+      }
+      control_input {
+        name: "START"  # copied from above, not renamed
+        control { kind: CONTROL_SEQUENCE_READY int32_false_true: [ 0, 1 ] }
+      }
+    }
     """,
     good="""
-    control_input [ { name: "START" control [ { kind: CONTROL_SEQUENCE_START ... } ] },
-                    { name: "READY" control [ { kind: CONTROL_SEQUENCE_READY ... } ] } ]
+    name: "streaming_asr"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    sequence_batching {
+      control_input {
+        name: "START"
+        control { kind: CONTROL_SEQUENCE_START int32_false_true: [ 0, 1 ] }
+      }
+      control_input {
+        name: "READY"
+        control { kind: CONTROL_SEQUENCE_READY int32_false_true: [ 0, 1 ] }
+      }
+    }
     """,
     server_message=(
         "sequence batching control tensor '{name}' is specified for multiple control kinds for "
@@ -83,10 +105,27 @@ def sequence_control_input_name(ctx: ModelContext) -> Iterator[Finding]:
     `data_type` of TYPE_UINT64, TYPE_INT64, TYPE_UINT32, TYPE_INT32 or TYPE_STRING.
     """,
     bad="""
-    control [ { kind: CONTROL_SEQUENCE_READY int32_false_true: [ 1 ] } ]
+    name: "streaming_asr"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    sequence_batching {
+      control_input {
+        name: "READY"
+        # two values: the one for false, then the one for true
+        control { kind: CONTROL_SEQUENCE_READY int32_false_true: [ 1 ] }
+      }
+    }
     """,
     good="""
-    control [ { kind: CONTROL_SEQUENCE_READY int32_false_true: [ 0, 1 ] } ]
+    name: "streaming_asr"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    sequence_batching {
+      control_input {
+        name: "READY"
+        control { kind: CONTROL_SEQUENCE_READY int32_false_true: [ 0, 1 ] }
+      }
+    }
     """,
     server_message=(
         "sequence batching specifies multiple {kind} tensors for {model}\n"
@@ -163,12 +202,16 @@ def sequence_control_values(ctx: ModelContext) -> Iterator[Finding]:
     `minimum_slot_utilization` lies between 0 and 1.
     """,
     bad="""
+    name: "streaming_asr"
+    platform: "onnxruntime_onnx"
     max_batch_size: 4
-    sequence_batching { oldest { preferred_batch_size: [ 8 ] } }
+    sequence_batching { oldest { preferred_batch_size: [ 8 ] } }  # 8 > 4
     """,
     good="""
-    max_batch_size: 8
-    sequence_batching { oldest { preferred_batch_size: [ 8 ] } }
+    name: "streaming_asr"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 4
+    sequence_batching { oldest { preferred_batch_size: [ 4 ] } }
     """,
     server_message="sequence batching preferred batch size must be <= max batch size for {model}",
 )
@@ -207,12 +250,24 @@ def sequence_strategy_values(ctx: ModelContext) -> Iterator[Finding]:
     the sequence batcher cannot use one, and the model fails to load.
     """,
     bad="""
-    sequence_batching { }
-    parameters { key: "TRITON_BATCH_STRATEGY_PATH" value { string_value: "/opt/batch.so" } }
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 16
+    sequence_batching { }  # a custom strategy needs the dynamic batcher
+    parameters {
+      key: "TRITON_BATCH_STRATEGY_PATH"
+      value { string_value: "/opt/tritonserver/batching/libvolume_batching.so" }
+    }
     """,
     good="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 16
     dynamic_batching { }
-    parameters { key: "TRITON_BATCH_STRATEGY_PATH" value { string_value: "/opt/batch.so" } }
+    parameters {
+      key: "TRITON_BATCH_STRATEGY_PATH"
+      value { string_value: "/opt/tritonserver/batching/libvolume_batching.so" }
+    }
     """,
     server_message=(
         "TRITON_BATCH_STRATEGY_PATH cannot be specified with sequence batcher, using default "
@@ -278,14 +333,46 @@ def _initial_state_problems(state: Any, initial: Any) -> Iterator[tuple[str, str
     state input name may carry an initial_state only once.
     """,
     bad="""
-    state [ { input_name: "INPUT_STATE" output_name: "OUTPUT_STATE" data_type: TYPE_FP32
-              dims: [ -1 ] initial_state { data_type: TYPE_FP32 dims: [ -1 ] zero_data: true
-              name: "zeros" } } ]
+    name: "streaming_asr"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    sequence_batching {
+      state [
+        {
+          input_name: "hidden_in"
+          output_name: "hidden_out"
+          data_type: TYPE_FP32
+          dims: [ -1 ]
+          initial_state {
+            name: "zeros"
+            data_type: TYPE_FP32
+            dims: [ -1 ]  # how many zeros?
+            zero_data: true
+          }
+        }
+      ]
+    }
     """,
     good="""
-    state [ { input_name: "INPUT_STATE" output_name: "OUTPUT_STATE" data_type: TYPE_FP32
-              dims: [ -1 ] initial_state { data_type: TYPE_FP32 dims: [ 16 ] zero_data: true
-              name: "zeros" } } ]
+    name: "streaming_asr"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    sequence_batching {
+      state [
+        {
+          input_name: "hidden_in"
+          output_name: "hidden_out"
+          data_type: TYPE_FP32
+          dims: [ -1 ]
+          initial_state {
+            name: "zeros"
+            data_type: TYPE_FP32
+            dims: [ 256 ]
+            zero_data: true
+          }
+        }
+      ]
+    }
     """,
     server_message=(
         "'initial_state' field for state input name '{input}' contains variable dimensions."
@@ -330,12 +417,46 @@ def sequence_initial_state(ctx: ModelContext) -> Iterator[Finding]:
     subfolder of initial_state/, or one that leaves it, is not checked.)
     """,
     bad="""
-    initial_state { data_type: TYPE_FP32 dims: [ 16 ] data_file: "init.bin" name: "init" }
-    # initial_state/init.bin holds 32 bytes, 64 are needed
+    name: "streaming_asr"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    sequence_batching {
+      state [
+        {
+          input_name: "hidden_in"
+          output_name: "hidden_out"
+          data_type: TYPE_FP32
+          dims: [ 256 ]
+          initial_state {
+            name: "zeros"
+            data_type: TYPE_FP32
+            dims: [ 256 ]
+            data_file: "zeros.bin"  # not in streaming_asr/initial_state/
+          }
+        }
+      ]
+    }
     """,
     good="""
-    initial_state { data_type: TYPE_FP32 dims: [ 16 ] data_file: "init.bin" name: "init" }
-    # initial_state/init.bin holds 64 bytes
+    name: "streaming_asr"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    sequence_batching {
+      state [
+        {
+          input_name: "hidden_in"
+          output_name: "hidden_out"
+          data_type: TYPE_FP32
+          dims: [ 256 ]
+          initial_state {
+            name: "zeros"
+            data_type: TYPE_FP32
+            dims: [ 256 ]
+            zero_data: true  # no file needed for zeros
+          }
+        }
+      ]
+    }
     """,
     server_message=(
         "initial_state setting expects {n} bytes, but the data provided from {file}only has {m} "
