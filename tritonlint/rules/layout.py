@@ -186,11 +186,14 @@ def auto_completed_config(ctx: ModelContext) -> Iterator[Finding]:
     config.pbtxt) is never read: move it into `1/`.
     """,
     bad="""
-    model_repository/pipeline/config.pbtxt         # no 1/
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+    model_repository/resnet50/model.onnx         # not in a version folder
     """,
     good="""
-    model_repository/pipeline/config.pbtxt
-    model_repository/pipeline/1/.gitkeep
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=_NO_VERSION,
 )
@@ -241,10 +244,14 @@ def no_version_folder(ctx: ModelContext) -> Iterator[Finding]:
     `initial_state` and `configs` hold data and are not versions.)
     """,
     bad="""
-    model_repository/resnet/01/model.onnx
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+    model_repository/resnet50/01/model.onnx      # not read as version 1
     """,
     good="""
-    model_repository/resnet/1/model.onnx
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "ignore version directory '{dir}' which contains leading zeros in its directory name"
@@ -282,10 +289,14 @@ def ignored_version_folder(ctx: ModelContext) -> Iterator[Finding]:
     either. Rename the folder to a positive number.
     """,
     bad="""
-    model_repository/resnet/1.0/model.onnx
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+    model_repository/resnet50/1.0/model.onnx   # read as version 1, looked for in 1/
     """,
     good="""
-    model_repository/resnet/1/model.onnx
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+    model_repository/resnet50/1/model.onnx
     """,
 )
 def malformed_version_folder(ctx: ModelContext) -> Iterator[Finding]:
@@ -323,10 +334,18 @@ def malformed_version_folder(ctx: ModelContext) -> Iterator[Finding]:
     `latest { num_versions: 0 }`, leaves nothing to load, and the server refuses the model.
     """,
     bad="""
-    version_policy { specific { versions: [ 3 ] } }   # only 1/ and 2/ exist
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      version_policy { specific { versions: [ 3 ] } }   # there is no 3/
+    model_repository/resnet50/1/model.onnx
+    model_repository/resnet50/2/model.onnx
     """,
     good="""
-    version_policy { specific { versions: [ 2 ] } }
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      version_policy { specific { versions: [ 2 ] } }
+    model_repository/resnet50/1/model.onnx
+    model_repository/resnet50/2/model.onnx
     """,
     server_message=_NO_VERSION,
 )
@@ -354,10 +373,16 @@ def version_policy_selects_nothing(ctx: ModelContext) -> Iterator[Finding]:
     others. Clients asking for the missing version get an error at request time.
     """,
     bad="""
-    version_policy { specific { versions: [ 1, 2 ] } }   # only 1/ exists
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      version_policy { specific { versions: [ 1, 2 ] } }   # there is no 2/
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    version_policy { specific { versions: [ 1 ] } }
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      version_policy { specific { versions: [ 1 ] } }
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "version {version} is specified for model '{model}', but the version directory is not "
@@ -462,12 +487,15 @@ def _missing_model_files(ctx: ModelContext, *, builtin: bool) -> Iterator[Findin
     backends see TL220.)
     """,
     bad="""
+    model_repository/yolox/config.pbtxt:
+      platform: "onnxruntime_onnx"
     model_repository/yolox/1/yolox.onnx      # the backend looks for 1/model.onnx
     """,
     good="""
-    model_repository/yolox/1/model.onnx
-    # or keep the file name and say so:
-    default_model_filename: "yolox.onnx"
+    model_repository/yolox/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      default_model_filename: "yolox.onnx"   # or rename the file to model.onnx
+    model_repository/yolox/1/yolox.onnx
     """,
     server_message=(
         "unable to find '{path}' for model instance '{instance}'\n"
@@ -484,20 +512,28 @@ def missing_model_file(ctx: ModelContext) -> Iterator[Finding]:
     Severity.WARNING,
     summary="a custom backend's `default_model_filename` is not in a served version folder",
     explanation="""
-    A custom backend decides for itself which files it reads (some take a folder or a
-    checkpoint name from `parameters`), so a missing `default_model_filename` is not
-    necessarily a mistake; but when the backend does read that file, the load fails.
-    Custom backends read it from the version folder or from the model folder (LightSeq
-    opens `<model>/<default_model_filename>`), so a file in either place satisfies the rule,
-    and nothing is reported when it is next to config.pbtxt.
+    A custom backend (here: one whose model file TL217 does not know, such as DALI or one
+    of your own) decides for itself which files it reads (some take a folder or a
+    checkpoint name from `parameters`; DALI falls back to a `dali.py` in the version
+    folder), so a missing `default_model_filename` is not necessarily a mistake; but when
+    the backend does read that file, the load fails. Custom backends read it from the
+    version folder (DALI) or from the model folder (LightSeq opens
+    `<model>/<default_model_filename>`), so a file in either place satisfies the rule, and
+    nothing is reported when it is next to config.pbtxt.
     """,
     bad="""
-    backend: "fastertransformer"
-    default_model_filename: "gpt-j-6b"     # 1/gpt-j-6b does not exist
+    model_repository/preprocess/config.pbtxt:
+      backend: "dali"
+      max_batch_size: 256
+      default_model_filename: "resize.dali"
+    model_repository/preprocess/1/   # resize.dali was never serialized here
     """,
     good="""
-    backend: "fastertransformer"
-    default_model_filename: "gpt-j-6b"     # 1/gpt-j-6b/ holds the checkpoint
+    model_repository/preprocess/config.pbtxt:
+      backend: "dali"
+      max_batch_size: 256
+      default_model_filename: "resize.dali"
+    model_repository/preprocess/1/resize.dali
     """,
 )
 def custom_model_file_missing(ctx: ModelContext) -> Iterator[Finding]:
@@ -515,12 +551,18 @@ def custom_model_file_missing(ctx: ModelContext) -> Iterator[Finding]:
     subfolder, or one that leaves the model folder, is not checked.)
     """,
     bad="""
-    output { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] label_filename: "labels.txt" }
-    # but model_repository/resnet/labels.txt does not exist
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      output { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] label_filename: "labels.txt" }
+    model_repository/resnet50/1/model.onnx
+    model_repository/resnet50/1/labels.txt     # read from resnet50/, not from 1/
     """,
     good="""
-    # model_repository/resnet/labels.txt exists next to config.pbtxt
-    output { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] label_filename: "labels.txt" }
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      output { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] label_filename: "labels.txt" }
+    model_repository/resnet50/1/model.onnx
+    model_repository/resnet50/labels.txt
     """,
     server_message="failed to open text file for read {path}: No such file or directory",
 )
@@ -584,10 +626,18 @@ def _named_files(config: Any) -> Iterator[_Named]:
     opened, and the model fails to load.
     """,
     bad="""
-    output [ { name: "probs" data_type: TYPE_FP32 dims: [ 10 ] label_filename: "labels\\000.txt" } ]
+    model_repository/mnist/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      output { name: "probs" data_type: TYPE_FP32 dims: [ 10 ] label_filename: "labels\\000.txt" }
+    model_repository/mnist/1/model.onnx
+    model_repository/mnist/labels.txt
     """,
     good="""
-    output [ { name: "probs" data_type: TYPE_FP32 dims: [ 10 ] label_filename: "labels.txt" } ]
+    model_repository/mnist/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      output { name: "probs" data_type: TYPE_FP32 dims: [ 10 ] label_filename: "labels.txt" }
+    model_repository/mnist/1/model.onnx
+    model_repository/mnist/labels.txt
     """,
 )
 def invalid_file_name(ctx: ModelContext) -> Iterator[Finding]:
@@ -682,11 +732,15 @@ def _misplaced_hint(ctx: ModelContext) -> str:
     subfolder, or delete them from the deployed copy).
     """,
     bad="""
-    model_repository/.ipynb_checkpoints/
-    model_repository/resnet/
+    model_repository/.ipynb_checkpoints/        # left by Jupyter
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    model_repository/resnet/
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+    model_repository/resnet50/1/model.onnx
     """,
     server_message="unexpected platform type '' for {dir}",
 )

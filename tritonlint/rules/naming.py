@@ -31,12 +31,16 @@ _UNADDRESSABLE = re.compile(r"[\s?#%\\\"<>|*]")
     together, or none does.
     """,
     bad="""
-    # model_repository/resnet50/config.pbtxt
-    name: "resnet"
+    model_repository/resnet50/config.pbtxt:
+      name: "resnet"
+      platform: "onnxruntime_onnx"
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    # model_repository/resnet50/config.pbtxt
-    name: "resnet50"
+    model_repository/resnet50/config.pbtxt:
+      name: "resnet50"
+      platform: "onnxruntime_onnx"
+    model_repository/resnet50/1/model.onnx
     """,
     server_message=(
         "unexpected directory name '{dir}' for model '{name}', directory name must equal model name"
@@ -118,10 +122,14 @@ def _step_model_name(index: int) -> FieldPath:
     `_`, `-` and `.`.
     """,
     bad="""
-    # model_repository/my model/config.pbtxt
+    model_repository/text classifier/config.pbtxt:
+      platform: "onnxruntime_onnx"
+    model_repository/text classifier/1/model.onnx
     """,
     good="""
-    # model_repository/my_model/config.pbtxt
+    model_repository/text_classifier/config.pbtxt:
+      platform: "onnxruntime_onnx"
+    model_repository/text_classifier/1/model.onnx
     """,
 )
 def unaddressable_model_name(ctx: ModelContext) -> Iterator[Finding]:

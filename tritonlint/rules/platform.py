@@ -197,10 +197,12 @@ def _platform_as_backend_fix(ctx: ModelContext) -> tuple[Fix, ...]:
     closest platform, when there is one (check that it is the one you meant).
     """,
     bad="""
-    platform: "onnxruntime"
+    name: "text_detector"
+    platform: "tensorflow_saved_model"
     """,
     good="""
-    platform: "onnxruntime_onnx"
+    name: "text_detector"
+    platform: "tensorflow_savedmodel"
     """,
     server_message=_UNEXPECTED_PLATFORM,
 )
@@ -349,14 +351,17 @@ _NO_LIBRARY = (
     of one of Triton's own backends, such as `onnx` or `pythn`, is TL309, an error.)
 
     A warning, not an error: a backend of its own is a choice, and the lint cannot see the
-    server's backend directory. Where the backend is installed, ignore the rule for that model
+    server's backend directory. Where the backend is installed, say so: suppress the finding
+    on the `backend` line (`# tritonlint: disable=TL306`), or ignore the rule for that model
     (`per-file-ignores`) or everywhere (`ignore = ["TL306"]`).
     """,
     bad="""
-    backend: "lightseq"      # and the server has no lightseq backend
+    name: "bert_encoder"
+    backend: "lightseq"   # and the server has no lightseq backend
     """,
     good="""
-    backend: "lightseq"      # libtriton_lightseq.so is in <backend-directory>/lightseq/
+    name: "bert_encoder"
+    backend: "lightseq"   # tritonlint: disable=TL306 (installed on the server)
     """,
     server_message=_NO_LIBRARY,
 )
@@ -469,10 +474,14 @@ def ignored_platform(ctx: ModelContext) -> Iterator[Finding]:
     or an absolute path) is refused; install the library where the server looks instead.
     """,
     bad="""
-    runtime: "../shared/libtriton_identity.so"
+    name: "echo"
+    backend: "identity"
+    runtime: "../shared/libtriton_identity.so"   # climbs out of the model folder
     """,
     good="""
-    runtime: "libtriton_identity.so"
+    name: "echo"
+    backend: "identity"
+    runtime: "libtriton_identity.so"     # in <backend-directory>/identity/
     """,
     server_message=(
         "backend library name '{library}' escapes backend directory '{directory}', for model "

@@ -19,6 +19,9 @@ UNKNOWN_FIELD = declare(
     replaces the name with the suggested one (check that it is the field you meant).
     """,
     bad="""
+    name: "classifier"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
     input {
       name: "INPUT0"
       data_type: TYPE_FP32
@@ -26,6 +29,9 @@ UNKNOWN_FIELD = declare(
     }
     """,
     good="""
+    name: "classifier"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
     input {
       name: "INPUT0"
       data_type: TYPE_FP32
@@ -48,10 +54,14 @@ WRONG_VALUE_TYPE = declare(
     `{ string_value: ... }`, and a list of one value as that value.
     """,
     bad="""
-    parameters { key: "model_type" value: "Transformer" }
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    parameters { key: "intra_op_thread_count" value: "4" }   # value is a message
     """,
     good="""
-    parameters { key: "model_type" value: { string_value: "Transformer" } }
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    parameters { key: "intra_op_thread_count" value: { string_value: "4" } }
     """,
     server_message='Expected "{", found "{token}".',
 )
@@ -71,10 +81,12 @@ INVALID_VALUE = declare(
     """,
     bad="""
     name: resnet50
+    platform: "onnxruntime_onnx"
     max_batch_size: 8.0
     """,
     good="""
     name: "resnet50"
+    platform: "onnxruntime_onnx"
     max_batch_size: 8
     """,
     server_message=(
@@ -96,9 +108,15 @@ INTEGER_OUT_OF_RANGE = declare(
     large for 32 bits is refused by the parser.
     """,
     bad="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
     dynamic_batching { max_queue_delay_microseconds: -1 }
     """,
     good="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
     dynamic_batching { max_queue_delay_microseconds: 100 }
     """,
     server_message="Integer out of range ({token})",
@@ -118,10 +136,16 @@ UNKNOWN_ENUM_VALUE = declare(
     quotes, a safe fix unquotes.
     """,
     bad="""
-    data_type: TYPE_FLOAT32
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    input [ { name: "input" data_type: TYPE_FLOAT32 dims: [ 3, 224, 224 ] } ]
     """,
     good="""
-    data_type: TYPE_FP32
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
     """,
     server_message='Unknown enumeration value of "{value}" for field "{field}".',
 )
@@ -137,10 +161,16 @@ UNKNOWN_ENUM_NUMBER = declare(
     value's name.
     """,
     bad="""
-    data_type: 42
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    input [ { name: "input" data_type: 42 dims: [ 3, 224, 224 ] } ]
     """,
     good="""
-    data_type: TYPE_FP32
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
     """,
 )
 
@@ -157,10 +187,14 @@ DUPLICATE_FIELD = declare(
     fix removes the second.
     """,
     bad="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
     max_batch_size: 8
-    max_batch_size: 16
+    max_batch_size: 16   # set twice
     """,
     good="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
     max_batch_size: 16
     """,
     server_message='Non-repeated field "{field}" is specified multiple times.',
@@ -178,10 +212,14 @@ OVERRIDDEN_FIELD = declare(
     safe fix removes the first one, which changes nothing the server sees.
     """,
     bad="""
-    max_batch_size: 0
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 0    # left from a template
     max_batch_size: 8
     """,
     good="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
     max_batch_size: 8
     """,
 )
@@ -198,11 +236,17 @@ ONEOF_CONFLICT = declare(
     `input_data_file`. The parser refuses a config that sets two.
     """,
     bad="""
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
     dynamic_batching { }
-    sequence_batching { }
+    sequence_batching { }   # a model has one scheduler
     """,
     good="""
-    sequence_batching { }
+    name: "resnet50"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
+    dynamic_batching { }
     """,
     server_message=(
         'Field "{field}" is specified along with field "{other}", another member of oneof '
@@ -222,11 +266,57 @@ DUPLICATE_MAP_KEY = declare(
     tensor.
     """,
     bad="""
-    output_map { key: "OUTPUT0" value: "probs" }
-    output_map { key: "OUTPUT0" value: "labels" }
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      input [ { name: "IMAGE" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [
+        { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] },
+        { name: "LABELS" data_type: TYPE_STRING dims: [ 5 ] }
+      ]
+      ensemble_scheduling {
+        step {
+          model_name: "resnet50"
+          model_version: -1
+          input_map { key: "input" value: "IMAGE" }
+          output_map { key: "probs" value: "PROBS" }
+          output_map { key: "probs" value: "LABELS" }   # PROBS is never written
+        }
+      }
+    model_repository/classify/1/
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [
+        { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] },
+        { name: "labels" data_type: TYPE_STRING dims: [ 5 ] }
+      ]
+    model_repository/resnet50/1/model.onnx
     """,
     good="""
-    output_map { key: "OUTPUT0" value: "probs" }
-    output_map { key: "OUTPUT1" value: "labels" }
+    model_repository/classify/config.pbtxt:
+      platform: "ensemble"
+      input [ { name: "IMAGE" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [
+        { name: "PROBS" data_type: TYPE_FP32 dims: [ 1000 ] },
+        { name: "LABELS" data_type: TYPE_STRING dims: [ 5 ] }
+      ]
+      ensemble_scheduling {
+        step {
+          model_name: "resnet50"
+          model_version: -1
+          input_map { key: "input" value: "IMAGE" }
+          output_map { key: "probs" value: "PROBS" }
+          output_map { key: "labels" value: "LABELS" }
+        }
+      }
+    model_repository/classify/1/
+    model_repository/resnet50/config.pbtxt:
+      platform: "onnxruntime_onnx"
+      input [ { name: "input" data_type: TYPE_FP32 dims: [ 3, 224, 224 ] } ]
+      output [
+        { name: "probs" data_type: TYPE_FP32 dims: [ 1000 ] },
+        { name: "labels" data_type: TYPE_STRING dims: [ 5 ] }
+      ]
+    model_repository/resnet50/1/model.onnx
     """,
 )
