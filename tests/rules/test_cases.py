@@ -7,18 +7,21 @@ tests/rules/cases/README.md); the examples' format in tests/rule_examples.py.
   finding at its place with its message; a passing case yields none of the rule.
 * Every rule has a case file with a failing and a passing case, and every case file names a
   rule.
-* Every rule's bad example yields its finding and its good example is clean.
+* Every rule's bad example yields its finding and its good example is clean (a smoke rule's
+  on the real server: tests/smoke/test_smoke_examples.py).
 """
 
 from __future__ import annotations
 
+import re
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from case_files import Case, CaseFileError, build_tree, case_files, load
+from case_files import Case, CaseFileError, Latin1, Link, case_files, load
 from helpers import assert_fix_resolves, lint, python_launcher
-from rule_examples import ROOT, NotAnExample, example_files
+from rule_examples import ROOT, NotAnExample, parse_example, unreadable_yet_read, written
 
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.rules.registry import Rule, all_rules, by_code
@@ -151,25 +154,36 @@ def test_a_case_file_with_a_mistake_is_an_error_naming_it(
 
 @pytest.mark.parametrize("rule", RULES, ids=[rule.code for rule in RULES])
 def test_documented_examples_are_real(rule: Rule, tmp_path: Path) -> None:
-    assert _example_problem(rule, tmp_path) is None
+    """The bad example yields the rule's finding, and the good one yields no finding at all
+    (the rule selected besides the defaults).
 
-
-def _example_problem(rule: Rule, tmp_path: Path) -> str | None:
-    """What is wrong with the rule's examples, or None: the bad one yields the rule's finding,
-    and the good one yields no finding at all (the rule selected besides the defaults)."""
-    found = {}
-    for kind, text in (("bad", rule.bad), ("good", rule.good)):
+    A smoke rule's examples name the options of ``tritonlint smoke`` they are shown with, and
+    the good one lints clean here; tests/smoke/test_smoke_examples.py loads both into the
+    real server. A bad example that takes a permission away cannot be shown by a user the
+    permissions do not hold back (root): its test is skipped there, once the good one passed.
+    """
+    found: dict[str, list[str]] = {}
+    unshowable: list[str] = []
+    for kind, text in (("good", rule.good), ("bad", rule.bad)):
         try:
-            files = example_files(text)
+            example = parse_example(text)
         except NotAnExample as error:
-            return f"the {kind} example is no repository: {error}"
-        root = build_tree(tmp_path / kind, files) / ROOT
-        found[kind] = [d.code for d in lint(root, extend_select=(rule.code,)).diagnostics]
-    if rule.code not in found["bad"]:
-        return f"the bad example yields {found['bad']}, not {rule.code}"
-    if found["good"]:
-        return f"the good example yields {found['good']}"
-    return None
+            pytest.fail(f"the {kind} example is no repository: {error}")
+        smoke = rule.pack == "smoke"
+        assert (example.smoke is not None) == smoke, (
+            f"the {kind} example of a {'smoke' if smoke else 'lint'} rule "
+            f"{'lacks' if smoke else 'has'} a first line `$ tritonlint smoke ... {ROOT}`"
+        )
+        with written(example, tmp_path / kind) as root:
+            if kind == "bad":
+                unshowable = unreadable_yet_read(example, root)
+            found[kind] = [d.code for d in lint(root, extend_select=(rule.code,)).diagnostics]
+    assert found["good"] == [], f"the good example yields {found['good']}"
+    if rule.pack == "smoke":
+        return
+    if unshowable and rule.code not in found["bad"]:
+        pytest.skip(f"running with privileges that read {', '.join(unshowable)} all the same")
+    assert rule.code in found["bad"], f"the bad example yields {found['bad']}, not {rule.code}"
 
 
 def test_an_example_tree_lists_files_folders_and_contents() -> None:
@@ -180,14 +194,83 @@ def test_an_example_tree_lists_files_folders_and_contents() -> None:
         "  max_batch_size: 8\n"
         "model_repository/pipe/1/      # empty\n"
         "model_repository/clf/1/model.onnx  # the model\n"
+        "model_repository/clf/2/model.onnx -> ../1/model.onnx   # as ls -l shows it\n"
+        "model_repository/clf/labels.txt: <Latin-1>\n"
+        "  café\n"
+        "model_repository/clf/config.pbtxt: <hex>   # serialized\n"
+        "  0a 03 63\n"
+        "  6c 66\n"
+        "model_repository/big/config.pbtxt: <2 KiB of zeros>\n"
+        "model_repository/big/1/model.py: <mode 000>\n"
+        "  import os\n"
     )
-    assert example_files(text) == {
+    example = parse_example(text)
+    assert example.files == {
         "model_repository/pipe/config.pbtxt": 'platform: "ensemble"\n\nmax_batch_size: 8\n',
         "model_repository/pipe/1": None,
         "model_repository/clf/1/model.onnx": "",
+        "model_repository/clf/2/model.onnx": Link("../1/model.onnx"),
+        "model_repository/clf/labels.txt": Latin1("café\n"),
+        "model_repository/clf/config.pbtxt": b"\n\x03clf",
+        "model_repository/big/config.pbtxt": bytes(2048),
+        "model_repository/big/1/model.py": "import os\n",
     }
-    with pytest.raises(NotAnExample, match="neither a path nor a file's content"):
-        example_files('model_repository/m/config.pbtxt\nname: "m"')
+    assert example.modes == {"model_repository/big/1/model.py": 0o000}
+    assert example.smoke is None
+
+
+@pytest.mark.parametrize(
+    ("text", "error"),
+    [
+        ('model_repository/m/config.pbtxt\nname: "m"', "neither a path nor a file's content"),
+        ("model_repository/m/config.pbtxt: <UTF-16>\n  x", "<UTF-16> is none of"),
+        ("model_repository/m/config.pbtxt: <hex>\n  0a 0", "not bytes in hex"),
+        ("model_repository/m/config.pbtxt: <8 MiB of zeros>\n  x", "neither a path nor"),
+        ("model_repository/m/1/model.py <mode 000>", "not a path"),
+        ("model_repository/m/config.pbtxt: <mode 999>\n  x", "<mode 999> is none of"),
+        ("model_repository/m//config.pbtxt", "not a path"),
+        ("model_repository/m/a\nmodel_repository/m/a", "model_repository/m/a is given twice"),
+        ("$ tritonlint check model_repository\nmax_batch_size: 8", "not `$ tritonlint smoke"),
+        ("$ tritonlint smoke --gpus models\nmax_batch_size: 8", "not `$ tritonlint smoke"),
+    ],
+    ids=[
+        "content-unindented",
+        "unknown-content",
+        "odd-hex",
+        "zeros-with-text",
+        "mode-of-empty-file",
+        "mode-not-octal",
+        "empty-path-part",
+        "twice",
+        "not-smoke",
+        "other-folder",
+    ],
+)
+def test_an_example_that_follows_no_form_is_refused(text: str, error: str) -> None:
+    with pytest.raises(NotAnExample, match=re.escape(error)):
+        parse_example(text)
+
+
+def test_a_smoke_example_names_the_options_it_is_shown_with() -> None:
+    example = parse_example(
+        "$ tritonlint smoke --timeout 10 model_repository   # a comment\n"
+        'name: "m"\n'
+        'backend: "python"'
+    )
+    assert example.smoke == ("--timeout", "10")
+    assert example.files == {
+        "model_repository/m/config.pbtxt": 'name: "m"\nbackend: "python"\n',
+        "model_repository/m/1/model.py": "",
+    }
+
+
+def test_an_example_file_gets_its_mode_until_the_example_is_done(tmp_path: Path) -> None:
+    example = parse_example("model_repository/m/config.pbtxt: <mode 000>\n  max_batch_size: 8")
+    with written(example, tmp_path) as root:
+        config = root / "m" / "config.pbtxt"
+        assert stat.S_IMODE(config.stat().st_mode) == 0o000
+    assert stat.S_IMODE(config.stat().st_mode) == 0o644
+    assert config.read_text() == "max_batch_size: 8\n"
 
 
 @pytest.mark.parametrize(
@@ -208,7 +291,7 @@ def test_an_example_tree_lists_files_folders_and_contents() -> None:
 def test_a_config_example_gets_the_version_folder_that_loads_it(
     config: str, version_folder: dict[str, str | None]
 ) -> None:
-    files = example_files(config)
+    files = parse_example(config).files
     (config_path,) = [path for path in files if path.endswith("config.pbtxt")]
     assert files[config_path] == config + "\n"
     assert {path: content for path, content in files.items() if path != config_path} == (

@@ -15,14 +15,23 @@ NOT_UTF8 = declare(
     summary="config.pbtxt is not valid UTF-8",
     explanation="""
     Model configurations are read as UTF-8 text. A byte that is not valid UTF-8 (often a
-    file saved as Latin-1 or UTF-16 by an editor on Windows) makes the parser refuse the
-    file. The diagnostic points at the first offending byte.
+    file saved as Latin-1 by an editor on Windows) makes the parser refuse the file. The
+    diagnostic points at the first offending byte. (A file saved as UTF-16 holds NUL bytes:
+    it is reported as binary, TL002.)
     """,
     bad="""
-    name: "caf\\xe9"   # the file itself is saved as Latin-1
+    model_repository/detector/config.pbtxt: <Latin-1>   # an editor's setting on Windows
+      # Détecteur de piétons
+      name: "detector"
+      platform: "onnxruntime_onnx"
+    model_repository/detector/1/model.onnx
     """,
     good="""
-    name: "café"      # the same text saved as UTF-8
+    model_repository/detector/config.pbtxt:   # the same text saved as UTF-8
+      # Détecteur de piétons
+      name: "detector"
+      platform: "onnxruntime_onnx"
+    model_repository/detector/1/model.onnx
     """,
     server_message="failed to read text proto from {path}",
 )
@@ -33,17 +42,23 @@ BINARY_FILE = declare(
     Severity.ERROR,
     summary="config.pbtxt is a binary file",
     explanation="""
-    The file holds NUL bytes, so it is not text: often a serialized (binary) protobuf, or a
-    model file saved under the wrong name. Triton reads `config.pbtxt` as protobuf *text*
-    format only.
+    The file holds NUL bytes, so it is not text: often a serialized (binary) protobuf, a
+    model file saved under the wrong name, or text saved as UTF-16. Triton reads
+    `config.pbtxt` as protobuf *text* format only.
     """,
     bad="""
-    $ file config.pbtxt
-    config.pbtxt: data
+    model_repository/resnet/config.pbtxt: <hex>   # written with SerializeToString()
+      0a 06 72 65 73 6e 65 74 12 10 6f 6e 6e 78 72 75
+      6e 74 69 6d 65 5f 6f 6e 6e 78 20 08 5a 00
+    model_repository/resnet/1/model.onnx
     """,
     good="""
-    name: "resnet"
-    platform: "onnxruntime_onnx"
+    model_repository/resnet/config.pbtxt:   # the same config, as text_format writes it
+      name: "resnet"
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+      dynamic_batching { }
+    model_repository/resnet/1/model.onnx
     """,
     server_message="failed to read text proto from {path}",
 )
@@ -58,12 +73,15 @@ FILE_TOO_LARGE = declare(
     certainly something else saved under the wrong name; tritonlint does not parse it.
     """,
     bad="""
-    $ ls -l config.pbtxt
-    -rw-r--r-- 1 user user 52428800 config.pbtxt
+    model_repository/resnet/config.pbtxt: <12 MiB of zeros>   # something else, misnamed
+    model_repository/resnet/1/model.onnx
     """,
     good="""
-    $ ls -l config.pbtxt
-    -rw-r--r-- 1 user user 612 config.pbtxt
+    model_repository/resnet/config.pbtxt:
+      name: "resnet"
+      platform: "onnxruntime_onnx"
+      max_batch_size: 8
+    model_repository/resnet/1/model.onnx
     """,
 )
 
@@ -77,10 +95,16 @@ UNREADABLE_PATH = declare(
     it as well (or silently skip it); tritonlint goes on with the other paths.
     """,
     bad="""
-    $ chmod 000 model_repository/resnet
+    model_repository/resnet/config.pbtxt: <mode 000>   # no one may read it
+      name: "resnet"
+      platform: "onnxruntime_onnx"
+    model_repository/resnet/1/model.onnx
     """,
     good="""
-    $ chmod 755 model_repository/resnet
+    model_repository/resnet/config.pbtxt: <mode 644>
+      name: "resnet"
+      platform: "onnxruntime_onnx"
+    model_repository/resnet/1/model.onnx
     """,
     server_message="failed to stat file {path}",
 )
@@ -95,9 +119,17 @@ SYMLINK_LOOP = declare(
     not follow it.
     """,
     bad="""
-    $ ln -s loop loop
+    model_repository/resnet/config.pbtxt:
+      name: "resnet"
+      platform: "onnxruntime_onnx"
+    model_repository/resnet/1/model.onnx
+    model_repository/resnet/2/model.onnx -> model.onnx   # read from 2/: the link itself
     """,
     good="""
-    $ ln -s ../shared/labels.txt labels.txt
+    model_repository/resnet/config.pbtxt:
+      name: "resnet"
+      platform: "onnxruntime_onnx"
+    model_repository/resnet/1/model.onnx
+    model_repository/resnet/2/model.onnx -> ../1/model.onnx
     """,
 )

@@ -25,9 +25,15 @@ SMOKE_LOAD_FAILED = declare(
     placed at its line in `model.py`, or in the module of the model folder it happened in.
     """,
     bad="""
+    $ tritonlint smoke model_repository
+    name: "resnet"
+    platform: "onnxruntime_onnx"
     max_batch_size: -1      # tritonserver: 'max_batch_size' must be non-negative value
     """,
     good="""
+    $ tritonlint smoke model_repository
+    name: "resnet"
+    platform: "onnxruntime_onnx"
     max_batch_size: 8
     """,
 )
@@ -49,10 +55,14 @@ SMOKE_BACKEND_MISSING = declare(
     (TL306 unknown-backend).
     """,
     bad="""
-    backend: "onnxruntime"  # on a server built without ONNX Runtime
+    $ tritonlint smoke --no-stub-missing-backends model_repository
+    name: "resnet"
+    backend: "onnxruntime"  # the embedded server has only the python backend
     """,
     good="""
-    backend: "onnxruntime"  # on a server with ONNX Runtime, or with a stand-in backend
+    $ tritonlint smoke --stub-missing-backends model_repository   # or a server with ONNX Runtime
+    name: "resnet"
+    backend: "onnxruntime"
     """,
 )
 
@@ -71,10 +81,16 @@ SMOKE_NEEDS_GPU = declare(
     GPU, or pass `--cpu-only`. The model counts as not loaded.
     """,
     bad="""
-    instance_group [ { kind: KIND_GPU } ]   # smoke --gpus on a machine without a GPU
+    $ tritonlint smoke --gpus model_repository   # on a machine without a GPU
+    name: "resnet"
+    platform: "onnxruntime_onnx"
+    instance_group [ { kind: KIND_GPU } ]
     """,
     good="""
-    instance_group [ { kind: KIND_GPU } ]   # on a GPU machine, or with --cpu-only
+    $ tritonlint smoke --cpu-only model_repository   # or --gpus on a machine with a GPU
+    name: "resnet"
+    platform: "onnxruntime_onnx"
+    instance_group [ { kind: KIND_GPU } ]
     """,
 )
 
@@ -90,12 +106,30 @@ SMOKE_LOAD_TIMEOUT = declare(
     backend that waits for a device can cause it; raise the timeout if the model is only slow.
     """,
     bad="""
-    # model.py: def initialize(self, args): time.sleep(3600)
-    backend: "python"
+    $ tritonlint smoke --timeout 10 model_repository
+    model_repository/tokenizer/config.pbtxt:
+      name: "tokenizer"
+      backend: "python"
+    model_repository/tokenizer/1/model.py:
+      import time
+
+
+      class TritonPythonModel:
+          def initialize(self, args):
+              time.sleep(3600)  # waits for a download that never ends
     """,
     good="""
-    # model.py: initialize() returns once the model is ready
-    backend: "python"
+    $ tritonlint smoke --timeout 10 model_repository
+    model_repository/tokenizer/config.pbtxt:
+      name: "tokenizer"
+      backend: "python"
+    model_repository/tokenizer/1/model.py:
+      import time
+
+
+      class TritonPythonModel:
+          def initialize(self, args):
+              time.sleep(1)  # a second's work, well within --timeout
     """,
 )
 
@@ -106,16 +140,34 @@ SMOKE_SERVER_CRASHED = declare(
     summary="the server died while loading the model",
     explanation="""
     The tritonserver process exited while it loaded the model, and again when the load was
-    tried once more on a fresh server. The server's log tail is in the message. A backend or a
-    python model that crashes the process (a segmentation fault in a custom op, `os._exit`)
-    causes it; the other models are still loaded on a restarted server.
+    tried once more on a fresh server. The server's log tail is in the message. A backend that
+    crashes the process (a segmentation fault in a custom op or a TensorRT plugin), or a python
+    model that kills it, causes it; the other models are still loaded on a restarted server. A
+    python model runs in a process of its own: one that only ends that process (`os._exit`) is
+    refused instead (TL030, `Stub process ... is not healthy`).
     """,
     bad="""
-    # model.py: def initialize(self, args): os._exit(1)
-    backend: "python"
+    $ tritonlint smoke model_repository
+    model_repository/tokenizer/config.pbtxt:
+      name: "tokenizer"
+      backend: "python"
+    model_repository/tokenizer/1/model.py:
+      import os
+      import signal
+
+
+      class TritonPythonModel:
+          def initialize(self, args):
+              os.kill(os.getppid(), signal.SIGKILL)  # the server dies, as in a native crash
     """,
     good="""
-    # model.py: def initialize(self, args): ...  (raises an exception instead of exiting)
-    backend: "python"
+    $ tritonlint smoke model_repository
+    model_repository/tokenizer/config.pbtxt:
+      name: "tokenizer"
+      backend: "python"
+    model_repository/tokenizer/1/model.py:
+      class TritonPythonModel:
+          def initialize(self, args):
+              self.max_length = 512
     """,
 )

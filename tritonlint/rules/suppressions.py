@@ -29,8 +29,10 @@ UNUSED_SUPPRESSION = declare(
     """,
     bad="""
     name: "resnet50"   # tritonlint: disable=TL201   (the name matches the folder now)
+    platform: "onnxruntime_onnx"
     """,
     good="""
     name: "resnet50"
+    platform: "onnxruntime_onnx"
     """,
 )

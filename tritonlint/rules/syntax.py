@@ -20,17 +20,23 @@ SYNTAX_ERROR = declare(
     `#` comment; a `...` standing for content left out is one finding too.
     """,
     bad="""
+    name: "text_encoder"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
     input {
-      name: "INPUT0"
-      data_type TYPE_FP32      # missing ':'
-      dims: [ 16 ]
+      name: "input_ids"
+      data_type TYPE_INT64      # missing ':'
+      dims: [ -1 ]
     # missing '}'
     """,
     good="""
+    name: "text_encoder"
+    platform: "onnxruntime_onnx"
+    max_batch_size: 8
     input {
-      name: "INPUT0"
-      data_type: TYPE_FP32
-      dims: [ 16 ]
+      name: "input_ids"
+      data_type: TYPE_INT64
+      dims: [ -1 ]
     }
     """,
     server_message="failed to read text proto from {path}",
@@ -48,9 +54,13 @@ TEMPLATE_PLACEHOLDER = declare(
     template (for TensorRT-LLM: `tools/fill_template.py`) before deploying.
     """,
     bad="""
+    name: "preprocessing"
+    backend: "python"
     max_batch_size: ${triton_max_batch_size}
     """,
     good="""
+    name: "preprocessing"
+    backend: "python"
     max_batch_size: 64
     """,
     server_message="failed to read text proto from {path}",
