@@ -154,6 +154,10 @@ def _content(path: str, kind: str, lines: list[str]) -> Content:
     if kind == "":
         return text
     if kind == "Latin-1":
+        try:
+            text.encode("latin-1")
+        except UnicodeEncodeError as error:
+            raise NotAnExample(f"{path}: {error.object[error.start]!r} is not in Latin-1") from None
         return Latin1(text)
     if kind == "hex":
         try:

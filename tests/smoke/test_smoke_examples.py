@@ -3,8 +3,8 @@ Triton 2.51 server.
 
 Each example's first line is the command that shows it (``$ tritonlint smoke [OPTIONS]
 model_repository``): the bad one yields the rule's finding, the good one none (and lints
-clean, which tests/rules/test_cases.py checks with the others). One server start per
-example, but for the ones whose load is tried again on a fresh server (a timeout, a crash).
+clean, which tests/rules/test_cases.py checks with the other rules' examples). One server
+start per example; the crash's load is tried once more, on a fresh server.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import pytest
 from rule_examples import parse_example, written
 
 from tritonlint.cli import main
+from tritonlint.diagnostics import Severity
 from tritonlint.rules.registry import Rule, all_rules
 from tritonlint.server import TritonInstall, devices
 
@@ -41,10 +42,11 @@ def test_a_smoke_rules_example_is_what_the_server_says(
     example = parse_example(getattr(rule, kind))
     assert example.smoke is not None
     with written(example, tmp_path) as root:
-        main(["smoke", *example.smoke, "--format", "json", str(root)])
+        status = main(["smoke", *example.smoke, "--format", "json", str(root)])
     report = json.loads(capsys.readouterr().out)
     found = [finding["code"] for finding in report["findings"]]
     if kind == "bad":
         assert rule.code in found, report
     else:
         assert found == [], report
+    assert status == (1 if kind == "bad" and rule.severity is Severity.ERROR else 0)
