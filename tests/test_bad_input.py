@@ -285,3 +285,20 @@ def test_config_that_is_a_named_pipe(workdir: Path) -> None:
     )
     assert completed.returncode == 1
     assert GOOD in found(json.loads(completed.stdout))
+
+
+def test_unreadable_only_model_folder_of_a_searched_folder(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The search for repositories looks into each subfolder: one it cannot read is reported."""
+    folder = bad_model(workdir, CONFIG)
+    folder.chmod(0)
+    try:
+        if os.access(folder, os.R_OK):
+            pytest.skip("running with privileges that read any folder")
+        status, findings = run_json(["bad", "good/renamed"], capsys)
+    finally:
+        folder.chmod(0o755)
+    assert status == 1
+    assert ("TL004", "bad/m", None, None) in found(findings)
+    assert GOOD in found(findings)

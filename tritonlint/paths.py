@@ -1,4 +1,5 @@
-"""How paths are shown: relative to the working directory when they are below it."""
+"""Paths: how they are shown (relative to the working directory when below it), and asking
+what a path is without failing where a folder cannot be read."""
 
 from __future__ import annotations
 
@@ -12,3 +13,23 @@ def display_path(path: Path) -> str:
     except ValueError:  # another drive on Windows
         return str(path)
     return str(path) if relative.startswith("..") else relative
+
+
+def is_file_here(path: Path) -> bool:
+    """Whether ``path`` is a file; False where its folder cannot be read.
+
+    ``Path.is_file`` raises on a folder without read or search permission (before Python
+    3.12), and an unreadable folder is a finding of the walk, never a crash of the search.
+    """
+    try:
+        return path.is_file()
+    except OSError:
+        return False
+
+
+def is_folder_here(path: Path) -> bool:
+    """Whether ``path`` is a folder; False where its parent cannot be read."""
+    try:
+        return path.is_dir()
+    except OSError:
+        return False

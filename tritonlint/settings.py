@@ -42,7 +42,7 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 from tritonlint.diagnostics import Severity
-from tritonlint.paths import display_path
+from tritonlint.paths import display_path, is_file_here, is_folder_here
 from tritonlint.schema.releases import resolve_release
 
 #: The settings file of its own, checked before ``pyproject.toml`` in each folder.
@@ -332,13 +332,13 @@ def _settings_table(path: Path) -> tuple[dict[str, Any], str] | None:
 def find_settings_file(start: Path) -> Path | None:
     """The settings file for ``start`` (a path to lint): walk up from it to the root."""
     here = Path.cwd() / start  # absolute, without resolving symbolic links
-    folder = here if here.is_dir() else here.parent
+    folder = here if is_folder_here(here) else here.parent
     for candidate_folder in (folder, *folder.parents):
         own = candidate_folder / SETTINGS_FILE
-        if own.is_file():
+        if is_file_here(own):
             return own
         pyproject = candidate_folder / PYPROJECT
-        if pyproject.is_file() and _settings_table(pyproject) is not None:
+        if is_file_here(pyproject) and _settings_table(pyproject) is not None:
             return pyproject
     return None
 

@@ -99,6 +99,15 @@ def render_rules_doc() -> str:
         "The column *fix* says which rules' findings may carry a fix, and how safe it is: "
         "`tritonlint check --fix` applies the safe ones, `--unsafe-fixes` the unsafe ones too.",
         "",
+        "Every rule's examples are checked by the test suite: the bad one gets the rule's "
+        "finding, the good one none at all. An example is a config.pbtxt (in a model folder "
+        "beside its version folder `1/` and an empty model file), or a tree of files: each "
+        "line `model_repository/<path>` is an empty file (a folder where it ends in `/`), "
+        "`<path>:` is followed by the file's text indented by two spaces, `<path> -> <target>` "
+        "is a symbolic link, and `<...>` describes content that is not text (`<hex>`, "
+        "`<Latin-1>`, `<12 MiB of zeros>`, `<mode 000>`). A smoke rule's example starts with "
+        "the `tritonlint smoke` command it runs.",
+        "",
         "| code | name | severity | default | fix | pack | summary |",
         "|---|---|---|---|---|---|---|",
     ]

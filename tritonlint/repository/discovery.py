@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
 
+from tritonlint.paths import is_file_here, is_folder_here
 from tritonlint.repository.gitignored import GitIgnored
 from tritonlint.repository.recognise import is_model_folder
 
@@ -52,7 +53,7 @@ def _subfolders(folder: Path) -> list[_Subfolder]:
 
 def _environment(folder: Path) -> bool:
     """A Python virtual environment or a conda environment."""
-    return (folder / "pyvenv.cfg").is_file() or (folder / "conda-meta").is_dir()
+    return is_file_here(folder / "pyvenv.cfg") or is_folder_here(folder / "conda-meta")
 
 
 def find_repositories(top: Path, skip: Callable[[Path], bool] | None = None) -> list[Path]:

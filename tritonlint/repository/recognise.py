@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 from typing import NamedTuple
 
+from tritonlint.paths import is_file_here
 from tritonlint.repository.autofill import KNOWN_BACKENDS, PLATFORMS
 from tritonlint.repository.model import VersionStatus, classify_version
 
@@ -80,7 +81,7 @@ def is_model_folder(folder: Path, listing: Listing | None = None) -> bool:
 
 
 def _is_nested_model(folder: Path) -> bool:
-    if not (folder / CONFIG_NAME).is_file():
+    if not is_file_here(folder / CONFIG_NAME):
         return False
     if not _numbered(folder.name):
         return True

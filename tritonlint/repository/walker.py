@@ -17,6 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
+from tritonlint.paths import is_file_here
 from tritonlint.repository.model import (
     ConfigLoader,
     Entry,
@@ -29,6 +30,7 @@ from tritonlint.repository.model import (
 from tritonlint.repository.recognise import (
     CONFIG_NAME,
     CONFIGS_FOLDER,
+    Listing,
     is_model_folder,
     is_repository,
     list_folder,
@@ -170,7 +172,7 @@ def read_repository(
         if entry.name.startswith("."):
             hidden.append(folder)
             continue
-        if targets is not None and folder not in targets and not (folder / CONFIG_NAME).is_file():
+        if targets is not None and folder not in targets and not is_file_here(folder / CONFIG_NAME):
             continue
         models[entry.name] = read_model(folder, load, problems)
     return Repository(
@@ -266,7 +268,7 @@ def plan(
             continue
         if is_repository(path.parent):  # a stray folder the server polls as a model too
             _add_target(roots, path)
-        else:
+        elif not _unreadable_subfolders(path, listing, unusable):
             empty.append(path)
     sources = [
         Source(root, frozenset(targets) if targets is not None else None)
@@ -274,6 +276,19 @@ def plan(
     ]
     sources.extend(Source(None, file=path) for path in standalone)
     return Plan(sources, unusable, empty)
+
+
+def _unreadable_subfolders(folder: Path, listing: Listing, unusable: list[WalkProblem]) -> bool:
+    """Report the subfolders of ``folder`` that cannot be listed; whether there were any.
+
+    A folder where nothing was found may hold the models in a subfolder the search could
+    not look into: that is what to say, not that there is nothing to check.
+    """
+    before = len(unusable)
+    for name in listing.folders:
+        if not name.startswith("."):
+            _list(folder / name, unusable)
+    return len(unusable) > before
 
 
 def _search(top: Path, skip: Callable[[Path], bool] | None) -> list[Path]:
