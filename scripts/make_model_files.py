@@ -153,7 +153,38 @@ def _onnx_models() -> dict[str, Any]:
         ],
         initializer=[weights],
     )
-    return {"add": model(add), "types": model(types)}
+    # An If whose branches are graphs of their own: OpenVINO makes them bodies with their own
+    # Parameter and Result layers, which are not the model's inputs and outputs.
+    then_branch = helper.make_graph(
+        [helper.make_node("Mul", ["value", "value"], ["squared"])],
+        "then",
+        [],
+        [helper.make_tensor_value_info("squared", TensorProto.FLOAT, [2])],
+    )
+    else_branch = helper.make_graph(
+        [helper.make_node("Neg", ["value"], ["negated"])],
+        "else",
+        [],
+        [helper.make_tensor_value_info("negated", TensorProto.FLOAT, [2])],
+    )
+    branches = helper.make_graph(
+        [
+            helper.make_node(
+                "If",
+                ["choice"],
+                ["chosen"],
+                then_branch=then_branch,
+                else_branch=else_branch,
+            )
+        ],
+        "branches",
+        [
+            helper.make_tensor_value_info("choice", TensorProto.BOOL, []),
+            helper.make_tensor_value_info("value", TensorProto.FLOAT, [2]),
+        ],
+        [helper.make_tensor_value_info("chosen", TensorProto.FLOAT, [2])],
+    )
+    return {"add": model(add), "types": model(types), "branches": model(branches)}
 
 
 def _openvino_names_model() -> Any:
@@ -177,6 +208,8 @@ def _openvino_names_model() -> Any:
         ops.result(ops.convert(scalar, "boolean")),
     ]
     results[1].output(0).set_names({"halves"})
+    results[2].output(0).set_names({"root"})
+    results[3].output(0).set_names({"flags"})
     return ov.Model(results, [tokens, bounded, anything, scalar], "names")
 
 
@@ -191,6 +224,7 @@ def _openvino_types_model() -> Any:
     results = []
     for name, parameter in zip(types, inputs, strict=True):
         operation = ops.logical_not(parameter) if name == "boolean" else ops.relu(parameter)
+        operation.set_friendly_name(f"op_{name}")
         operation.output(0).set_names({f"out_{name}"})
         results.append(ops.result(operation))
     return ov.Model(results, inputs, "element_types")

@@ -60,7 +60,7 @@ _OLDEST_VERSION = 10
 
 #: OpenVINO element types (as ``element_type`` or, upper case, as ``precision`` writes them)
 #: that Triton's OpenVINO backend serves, and the Triton type it serves each as.
-_TRITON_TYPES = {
+TRITON_TYPES = {
     "boolean": "TYPE_BOOL",
     "u8": "TYPE_UINT8",
     "u16": "TYPE_UINT16",
@@ -317,7 +317,7 @@ def _legacy_output_name(source: _Layer, port_id: str) -> str:
 def _spec(names: set[str], element: str | None, dims: tuple[int, ...] | None) -> TensorSpec:
     return TensorSpec(
         name=min(names) if names else "",
-        data_type=_TRITON_TYPES.get(element or ""),
+        data_type=TRITON_TYPES.get(element or ""),
         source_type=element,
         dims=dims,
     )

@@ -30,7 +30,8 @@ _BLOCK_STATEMENTS = frozenset({"If", "Try", "TryStar", "With", "AsyncWith"})
 
 @dataclass(frozen=True)
 class PythonSyntaxError:
-    """Why ``model.py`` does not compile, where Python says: 1-based line and column."""
+    """Why ``model.py`` does not compile, where Python says: 1-based line and column (line 1,
+    column 1 where Python gives no place, as for an unknown encoding)."""
 
     line: int
     column: int

@@ -90,7 +90,7 @@ _DATA_TYPES = {
 }
 
 #: The TensorFlow types Triton's TensorFlow backend serves, and the Triton type of each.
-_TRITON_TYPES = {
+TRITON_TYPES = {
     "DT_BOOL": "TYPE_BOOL",
     "DT_UINT8": "TYPE_UINT8",
     "DT_UINT16": "TYPE_UINT16",
@@ -354,7 +354,7 @@ def _tensor(walk: _Walk, name: str, info: memoryview) -> TensorSpec:
     type_name = _DATA_TYPES.get(number, f"DataType({number})")
     return TensorSpec(
         name=name,
-        data_type=_TRITON_TYPES.get(type_name),
+        data_type=TRITON_TYPES.get(type_name),
         source_type=type_name,
         dims=None if unknown_rank else tuple(dims),
         dim_names=() if unknown_rank or not any(dim_names) else tuple(dim_names),
