@@ -9,9 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from tritonlint.modelfiles.python import ModelClass, PythonModel, PythonSyntaxError, read_python
+from tritonlint.modelfiles.python import (
+    MAX_PYTHON_BYTES,
+    ModelClass,
+    PythonModel,
+    PythonSyntaxError,
+    read_python,
+)
 from tritonlint.modelfiles.signature import ModelFileProblem
-from tritonlint.repository.source import MAX_SOURCE_BYTES
 
 MODEL = """\
 import json
@@ -233,8 +238,8 @@ def test_the_file_is_never_run(tmp_path: Path) -> None:
 def test_a_file_over_the_size_limit(tmp_path: Path) -> None:
     path = tmp_path / "model.py"
     with path.open("wb") as file:
-        file.truncate(MAX_SOURCE_BYTES + 1)
-    assert read_python(path) == ModelFileProblem(path, "the Python model is larger than 8 MiB")
+        file.truncate(MAX_PYTHON_BYTES + 1)
+    assert read_python(path) == ModelFileProblem(path, "the Python model is larger than 2 MiB")
 
 
 def test_a_folder(tmp_path: Path) -> None:

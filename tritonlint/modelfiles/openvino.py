@@ -77,6 +77,9 @@ TRITON_TYPES = {
 #: ``precision`` spellings that are not the element type in upper case.
 _PRECISIONS = {"FP16": "f16", "FP32": "f32", "FP64": "f64", "BOOL": "boolean", "BIN": "u1"}
 
+#: The layers whose every port is kept: the model's inputs and outputs.
+_DETAILED = frozenset({"Parameter", "Result"})
+
 #: Output types that OpenVINO reads as ``i32`` in an IR v10 model (other types: ``f32``).
 _LEGACY_INTEGER_OUTPUTS = {"i32", "u32", "i64", "u64"}
 
@@ -87,14 +90,14 @@ class _Unreadable(Exception):
     """The file is not an IR this reader can read; the message says why."""
 
 
-@dataclass
+@dataclass(slots=True)
 class _Port:
     names: tuple[str, ...] = ()
     precision: str | None = None
     dims: list[int] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Layer:
     name: str
     type: str
@@ -138,9 +141,11 @@ class _Net:
         self._layer: _Layer | None = None
         self._port: _Port | None = None
         self._text: list[str] | None = None
+        self._detailed = False
 
     def parse(self, file: BinaryIO) -> None:
         parser = expat.ParserCreate()
+        parser.buffer_text = True
         parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
         parser.StartDoctypeDeclHandler = self._refuse_doctype
         parser.EntityDeclHandler = self._refuse_entity
@@ -209,6 +214,9 @@ class _Net:
         if identifier is None:
             raise _Unreadable("has a <layer> without an id")
         layer = _Layer(name=attributes.get("name", ""), type=attributes.get("type", ""))
+        # Of other layers only the output ports' names and types matter (they name and type
+        # the Results they feed): their dims and input ports are not kept.
+        self._detailed = layer.type in _DETAILED
         if "output_names" in attributes:
             layer.output_names = _names(attributes["output_names"])
         self.layers[identifier] = layer
@@ -222,13 +230,16 @@ class _Net:
             layer.element_type = attributes.get("element_type")
             layer.shape = attributes.get("shape")
         elif depth == 5 and path[4] == "port" and path[3] in ("input", "output"):
+            if path[3] == "input" and not self._detailed:
+                return
             port = _Port(
                 names=_names(attributes["names"]) if "names" in attributes else (),
                 precision=attributes.get("precision"),
             )
             ports = layer.inputs if path[3] == "input" else layer.outputs
             ports[attributes.get("id", "")] = port
-            self._port = port
+            if self._detailed:
+                self._port = port
         elif depth == 6 and path[5] == "dim" and self._port is not None:
             self._text = []
 
@@ -245,13 +256,14 @@ class _Net:
             self._text.append(data)
 
     def _end(self, tag: str) -> None:
-        depth = len(self._path)
-        self._path.pop()
+        path = self._path
+        depth = len(path)
+        path.pop()
         if self._text is not None and depth == 6:
             assert self._port is not None
             text = "".join(self._text).strip()
             self._text = None
-            if not re.fullmatch(r"-1|\d+", text):
+            if text != "-1" and not (text.isascii() and text.isdigit()):
                 raise _Unreadable(f"has a port dimension that is not a number: {text!r}")
             self._port.dims.append(int(text))
         elif depth == 5:

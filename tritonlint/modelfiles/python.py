@@ -19,7 +19,10 @@ from pathlib import Path
 
 from tritonlint.modelfiles.files import UnreadableFile, read_bounded
 from tritonlint.modelfiles.signature import ModelFileProblem
-from tritonlint.repository.source import MAX_SOURCE_BYTES
+
+#: Larger files are not parsed: the syntax tree takes some 130 times the source's size in
+#: memory (benchmarks/model_file_readers.py), and a model.py is some kilobytes.
+MAX_PYTHON_BYTES = 2 * 1024 * 1024
 
 #: The class the Python backend instantiates.
 MODEL_CLASS = "TritonPythonModel"
@@ -83,7 +86,7 @@ class PythonModel:
 def read_python(path: Path) -> PythonModel | ModelFileProblem:
     """What the Python model at ``path`` defines; a problem only when the file cannot be read."""
     try:
-        source = read_bounded(path, MAX_SOURCE_BYTES)
+        source = read_bounded(path, MAX_PYTHON_BYTES)
     except UnreadableFile as error:
         return ModelFileProblem(path, f"the Python model {error}")
     try:
