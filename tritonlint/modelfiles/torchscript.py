@@ -5,7 +5,9 @@
 Python with each argument's type written out. Triton's PyTorch backend loads the archive with
 ``torch::jit::load`` and takes the model's inputs from ``forward``'s schema: every argument
 after ``self``, in order, each name usable as a config input name (the ``FORWARD_ARGUMENT``
-naming convention), and their count must equal the config's input count.
+naming convention). Unless the one argument is a ``Dict[str, Tensor]``, every argument must be
+a tensor (or a list) and their count must equal the config's input count; the annotations read
+here let a rule say which argument is not.
 
 This reader never unpickles anything: the top module's class is the first global that
 ``data.pkl`` names (its first opcodes, read with :mod:`pickletools`, which decodes opcodes and
