@@ -3,8 +3,8 @@
 The corpus: the ``.onnx`` files under the installed package's ``backend/test/data`` (models
 converted from PyTorch, small real networks with light weights), and the model of every node
 and model test case of its backend test suite, written to files (the suite's generator writes
-them as ``data/node/*/model.onnx``; the wheel leaves those files out). Over two thousand models,
-every operator and element type of the standard.
+them as ``data/node/*/model.onnx``; the wheel leaves those files out). Over two thousand models
+covering nearly every operator and element type of the standard.
 """
 
 from __future__ import annotations

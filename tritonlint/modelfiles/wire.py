@@ -2,9 +2,10 @@
 
 A model file can be gigabytes of weights around a few kilobytes of metadata. A protobuf
 library parses (and copies) every byte of a message; this reader walks only the messages it is
-asked about and steps over every other field by moving the file position, so the bytes of a
-field it skips are never read. It knows nothing of any schema: callers name the fields they
-want by number (see :mod:`tritonlint.modelfiles.onnx`).
+asked about and steps over every other field by moving the file position: of a long field it
+skips, no more is read than the small window of bytes read ahead of the field's start. It
+knows nothing of any schema: callers name the fields they want by number (see
+:mod:`tritonlint.modelfiles.onnx`).
 
 It reads the format as protobuf's own parsers do where that matters for what is found: a
 length-delimited field must end inside the message that holds it, field number 0 and wire
@@ -38,8 +39,12 @@ MAX_FIELDS = 1_000_000
 #: Levels of groups inside groups (protobuf's own parsers stop at 100).
 MAX_DEPTH = 64
 
-#: Bytes read from the file at a time: enough for the tags and lengths of many small fields.
+#: Bytes read from the file at a time while walking on: the tags and lengths of many small
+#: fields.
 _BLOCK = 16 * 1024
+#: Bytes read where the walk lands after stepping over a long field: the start of the next
+#: field, which is often one more long one (the next weight of a model).
+_PEEK = 1024
 
 #: The most bytes a field's tag and number (or length) take: two varints of up to ten bytes.
 _HEAD = 20
@@ -197,8 +202,9 @@ class WireReader:
         offset = position - self._window_start
         if offset >= 0 and offset + length <= len(self._window):
             return self._window, offset
+        stepped_over = offset - len(self._window) >= _BLOCK
         self._file.seek(position)
-        self._window = self._file.read(max(length, _BLOCK))
+        self._window = self._file.read(max(length, _PEEK if stepped_over else _BLOCK))
         self._window_start = position
         return self._window, 0
 
