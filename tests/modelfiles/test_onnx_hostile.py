@@ -71,7 +71,7 @@ def agrees_with_protobuf(path: Path, data: bytes) -> None:
 
 
 def test_an_empty_file(tmp_path: Path) -> None:
-    assert problem(tmp_path / "model.onnx", b"") == "model.onnx is empty"
+    assert problem(tmp_path / "model.onnx", b"") == "the ONNX model is empty"
 
 
 def test_truncated_at_every_byte(tmp_path: Path) -> None:
@@ -81,7 +81,7 @@ def test_truncated_at_every_byte(tmp_path: Path) -> None:
     # The graph (field 7) follows ir_version (8), a tag and a length: three bytes.
     assert data[2] == 7 << 3 | 2
     assert problem(tmp_path / "model.onnx", data[: len(data) // 2]) == (
-        f"model.onnx is not an ONNX model: a field of {data[3]} bytes at byte 2 runs past the "
+        f"the ONNX model is not in ONNX's format: a field of {data[3]} bytes at byte 2 runs past the "
         "end of the file"
     )
 
@@ -131,7 +131,7 @@ def test_a_huge_declared_length(tmp_path: Path) -> None:
     # ir_version 8, then a graph of 2**62 bytes in a file of 14.
     data = b"\x08\x08\x3a" + b"\x80\x80\x80\x80\x80\x80\x80\x80\x40" + b"\x00\x00"
     assert problem(tmp_path / "model.onnx", data) == (
-        "model.onnx is not an ONNX model: "
+        "the ONNX model is not in ONNX's format: "
         "a field of 4,611,686,018,427,387,904 bytes at byte 2 runs past the end of the file"
     )
 
@@ -139,7 +139,7 @@ def test_a_huge_declared_length(tmp_path: Path) -> None:
 def test_a_number_of_more_than_ten_bytes(tmp_path: Path) -> None:
     data = b"\x08" + b"\xff" * 11 + b"\x01"
     assert problem(tmp_path / "model.onnx", data) == (
-        "model.onnx is not an ONNX model: a number of more than ten bytes at byte 1"
+        "the ONNX model is not in ONNX's format: a number of more than ten bytes at byte 1"
     )
 
 
@@ -148,7 +148,7 @@ def test_a_name_longer_than_any_name(tmp_path: Path) -> None:
     graph = helper.make_graph([], "g", [x], [])
     data = helper.make_model(graph).SerializeToString()
     assert problem(tmp_path / "model.onnx", data).startswith(
-        "model.onnx is not an ONNX model: a string of 70,000 bytes at byte "
+        "the ONNX model is past a limit of the reader: a string of 70,000 bytes at byte "
     )
 
 
@@ -161,7 +161,7 @@ def test_more_names_than_a_model_has(tmp_path: Path) -> None:
     graph = helper.make_graph([], "g", [], [], weights)
     data = helper.make_model(graph).SerializeToString()
     assert problem(tmp_path / "model.onnx", data) == (
-        "model.onnx is not an ONNX model: more than 16,777,216 bytes of names"
+        "the ONNX model is past a limit of the reader: more than 16,777,216 bytes of names"
     )
 
 
@@ -169,7 +169,7 @@ def test_more_tensors_than_a_model_has(tmp_path: Path) -> None:
     empty_input = b"\x5a\x00"
     data = b"\x08\x08\x3a" + _varint(200_002) + empty_input * 100_001
     assert problem(tmp_path / "model.onnx", data) == (
-        "model.onnx is not an ONNX model: more than 100,000 inputs, outputs and initializers"
+        "the ONNX model is past a limit of the reader: more than 100,000 inputs, outputs and initializers"
     )
 
 
@@ -179,7 +179,7 @@ def test_more_dimensions_than_a_model_has(tmp_path: Path) -> None:
     x.type.tensor_type.shape.ParseFromString(dims)
     data = helper.make_model(helper.make_graph([], "g", [x], [])).SerializeToString()
     assert problem(tmp_path / "model.onnx", data) == (
-        "model.onnx is not an ONNX model: more than 100,000 dimensions"
+        "the ONNX model is past a limit of the reader: more than 100,000 dimensions"
     )
 
 
@@ -188,7 +188,7 @@ def test_more_fields_than_a_model_has(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.setattr(wire, "MAX_FIELDS", 1000)
     data = helper.make_model(helper.make_graph([], "g", [], [])).SerializeToString()
     assert problem(tmp_path / "model.onnx", data + b"\x18\x00" * 1000) == (
-        "model.onnx is not an ONNX model: more than 1,000 fields to walk"
+        "the ONNX model is past a limit of the reader: more than 1,000 fields to walk"
     )
 
 
@@ -199,32 +199,32 @@ def test_types_nested_deeper_than_any_model_s(tmp_path: Path) -> None:
     graph = helper.make_graph([], "g", [helper.make_value_info("x", kind)], [])
     data = helper.make_model(graph).SerializeToString()
     assert problem(tmp_path / "model.onnx", data) == (
-        "model.onnx is not an ONNX model: types nested more than 32 deep"
+        "the ONNX model is past a limit of the reader: types nested more than 32 deep"
     )
 
 
 def test_groups_nested_deeper_than_protobuf_allows(tmp_path: Path) -> None:
     data = b"\x08\x08" + b"\xa3\x06" * 65 + b"\xa4\x06" * 65
     assert problem(tmp_path / "model.onnx", data) == (
-        "model.onnx is not an ONNX model: groups nested more than 64 deep"
+        "the ONNX model is past a limit of the reader: groups nested more than 64 deep"
     )
 
 
 def test_a_group_that_never_ends_or_never_started(tmp_path: Path) -> None:
     assert problem(tmp_path / "model.onnx", b"\x08\x08\xa3\x06\x08\x01") == (
-        "model.onnx is not an ONNX model: a group runs past the end of the file"
+        "the ONNX model is not in ONNX's format: a group runs past the end of the file"
     )
     assert problem(tmp_path / "model.onnx", b"\x08\x08\xa4\x06") == (
-        "model.onnx is not an ONNX model: the end of a group that never started, at byte 2"
+        "the ONNX model is not in ONNX's format: the end of a group that never started, at byte 2"
     )
 
 
 def test_protobuf_that_is_not_an_onnx_model(tmp_path: Path) -> None:
     assert problem(tmp_path / "model.onnx", b"\x08\x08") == (
-        "model.onnx is not an ONNX model: no graph"
+        "the ONNX model is not in ONNX's format: no graph"
     )
     assert problem(tmp_path / "model.onnx", b"\x3a\x00") == (
-        "model.onnx is not an ONNX model: no ir_version"
+        "the ONNX model is not in ONNX's format: no ir_version"
     )
 
 
@@ -233,31 +233,37 @@ def test_other_files_named_model_onnx(tmp_path: Path) -> None:
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("archive/data.pkl", b"\x80\x02}q\x00.")
     assert problem(path, path.read_bytes()) == (
-        "model.onnx is a zip archive (a PyTorch or TorchScript file?)"
+        "the ONNX model is a zip archive (a PyTorch or TorchScript file?)"
     )
     pointer = b"version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 1234\n"
-    assert problem(path, pointer) == "model.onnx is a Git LFS pointer, not the model it points to"
+    assert (
+        problem(path, pointer) == "the ONNX model is a Git LFS pointer, not the model it points to"
+    )
     assert problem(
         path, b'<ir_version: 8, opset_import: ["" : 21]>\ng (float[N] x) => (y) {\n'
-    ) == ("model.onnx is a text file, not an ONNX model")
+    ) == ("the ONNX model is a text file, not in ONNX's format")
     assert problem(path, b"\x89HDF\r\n\x1a\n" + bytes(100)) == (
-        "model.onnx is an HDF5 file (a Keras model?)"
+        "the ONNX model is an HDF5 file (a Keras model?)"
     )
 
 
 def test_not_a_file(tmp_path: Path) -> None:
     fifo = tmp_path / "model.onnx"
     os.mkfifo(fifo)
-    assert read_onnx(fifo) == ModelFileProblem(fifo, "model.onnx is not a regular file")
+    assert read_onnx(fifo) == ModelFileProblem(fifo, "the ONNX model is not a regular file")
 
 
 def test_a_folder_without_the_model(tmp_path: Path) -> None:
     folder = tmp_path / "model.onnx"
     folder.mkdir()
     (folder / "weights.bin").write_bytes(bytes(16))
-    assert read_onnx(folder) == ModelFileProblem(folder, "the folder has no model.onnx in it")
+    assert read_onnx(folder) == ModelFileProblem(
+        folder, "the ONNX model folder has no model.onnx in it"
+    )
     missing = tmp_path / "other.onnx"
-    assert read_onnx(missing) == ModelFileProblem(missing, "other.onnx does not exist")
+    assert read_onnx(missing) == ModelFileProblem(
+        missing, "the ONNX model cannot be read: No such file or directory"
+    )
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
@@ -265,7 +271,9 @@ def test_a_file_that_cannot_be_read(tmp_path: Path) -> None:
     path = tmp_path / "model.onnx"
     path.write_bytes(small_model())
     path.chmod(0)
-    assert read_onnx(path) == ModelFileProblem(path, "cannot read model.onnx: Permission denied")
+    assert read_onnx(path) == ModelFileProblem(
+        path, "the ONNX model cannot be read: Permission denied"
+    )
 
 
 def _varint(value: int) -> bytes:
@@ -280,4 +288,6 @@ def _varint(value: int) -> bytes:
 def test_a_path_through_a_file(tmp_path: Path) -> None:
     (tmp_path / "model").write_bytes(b"")
     path = tmp_path / "model" / "model.onnx"
-    assert read_onnx(path) == ModelFileProblem(path, "cannot read model.onnx: Not a directory")
+    assert read_onnx(path) == ModelFileProblem(
+        path, "the ONNX model cannot be read: Not a directory"
+    )

@@ -7,11 +7,13 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+import onnx
 import pytest
 from framework_files import DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tritonlint.modelfiles.onnx import read_onnx
 from tritonlint.modelfiles.openvino import read_openvino
 from tritonlint.modelfiles.python import PythonModel, read_python
 from tritonlint.modelfiles.savedmodel import read_savedmodel
@@ -29,6 +31,17 @@ READERS: dict[str, tuple[Reader, str, Path]] = {
         DATA / "savedmodel" / "types" / "saved_model.pb",
     ),
     "openvino": (read_openvino, "model.xml", DATA / "openvino" / "names.xml"),
+    # A real network with light weights, from the onnx package's backend test data.
+    "onnx": (
+        read_onnx,
+        "model.onnx",
+        Path(onnx.__file__).parent
+        / "backend"
+        / "test"
+        / "data"
+        / "light"
+        / "light_bvlc_alexnet.onnx",
+    ),
     "python": (read_python, "model.py", Path(__file__)),
 }
 

@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from tritonlint.modelfiles.wire import I32, I64, LEN, VARINT, WireError, WireReader
+from tritonlint.modelfiles.wire import I32, I64, LEN, VARINT, LimitError, WireError, WireReader
 
 
 def reader(data: bytes) -> WireReader:
@@ -89,5 +89,5 @@ def test_a_field_must_end_inside_its_message() -> None:
 
 def test_a_string_longer_than_its_limit() -> None:
     walk = reader(b"\x0a\x05abcde")
-    with pytest.raises(WireError, match="a string of 5 bytes at byte 2"):
+    with pytest.raises(LimitError, match=r"a string of 5 bytes at byte 2 \(at most 4\)"):
         walk.payload(2, 5, limit=4)

@@ -25,12 +25,20 @@ ModelFileProblem that says which, as is one that is not protobuf, or is protobuf
 from __future__ import annotations
 
 import os
-import stat
 from pathlib import Path
 from typing import NamedTuple
 
+from tritonlint.modelfiles.files import UnreadableFile, regular_size
 from tritonlint.modelfiles.signature import ModelFileProblem, ModelSignature, TensorSpec
-from tritonlint.modelfiles.wire import LEN, VARINT, Span, WireError, WireReader, payload_span
+from tritonlint.modelfiles.wire import (
+    LEN,
+    VARINT,
+    LimitError,
+    Span,
+    WireError,
+    WireReader,
+    payload_span,
+)
 
 #: The model file inside a ``model.onnx`` folder (one with external data).
 MODEL_FILE = "model.onnx"
@@ -145,43 +153,46 @@ _NO_TYPE = _Type(None)
 def read_onnx(path: Path) -> ModelSignature | ModelFileProblem:
     """The inputs and outputs of the ONNX model at ``path``: a ``model.onnx`` file, or a folder
     holding one (and its external data, which is not read)."""
-    folder = False
     try:
         folder = path.is_dir()
-        file = path / MODEL_FILE if folder else path
-        # A FIFO or a device named model.onnx could block the open or never end.
-        if not stat.S_ISREG(file.stat().st_mode):
-            return ModelFileProblem(path, f"{file.name} is not a regular file")
+    except OSError as error:
+        return ModelFileProblem(path, f"the ONNX model cannot be read: {error.strerror or error}")
+    file = path / MODEL_FILE if folder else path
+    if folder and not os.path.lexists(file):
+        return ModelFileProblem(path, f"the ONNX model folder has no {MODEL_FILE} in it")
+    try:
+        size = regular_size(file)
+        if size == 0:
+            return ModelFileProblem(path, "the ONNX model is empty")
         with file.open("rb") as stream:
-            size = os.fstat(stream.fileno()).st_size
-            if size == 0:
-                return ModelFileProblem(path, f"{file.name} is empty")
             reader = WireReader(stream, size)
             try:
                 inputs, outputs = _Walk(reader).model()
+            except LimitError as error:
+                return ModelFileProblem(
+                    path, f"the ONNX model is past a limit of the reader: {error}"
+                )
             except WireError as error:
-                return ModelFileProblem(path, _not_onnx(reader, file.name, str(error)))
-    except FileNotFoundError:
-        if folder:
-            return ModelFileProblem(path, f"the folder has no {MODEL_FILE} in it")
-        return ModelFileProblem(path, f"{path.name} does not exist")
+                return ModelFileProblem(path, _not_onnx(reader, str(error)))
+    except UnreadableFile as error:
+        return ModelFileProblem(path, f"the ONNX model {error}")
     except OSError as error:
-        return ModelFileProblem(path, f"cannot read {path.name}: {error.strerror or error}")
+        return ModelFileProblem(path, f"the ONNX model cannot be read: {error.strerror or error}")
     return ModelSignature("onnx", path, inputs, outputs)
 
 
-def _not_onnx(reader: WireReader, name: str, detail: str) -> str:
-    """Why file ``name`` is not an ONNX model: what it is instead, where its first bytes say."""
+def _not_onnx(reader: WireReader, detail: str) -> str:
+    """Why the file is not an ONNX model: what it is instead, where its first bytes say."""
     try:
         head = reader.head(64)
     except OSError:
         head = b""
     for magic, what in _OTHER_FORMATS:
         if head.startswith(magic):
-            return f"{name} is {what}"
+            return f"the ONNX model is {what}"
     if head.isascii() and all(byte >= 0x20 or byte in b"\t\n\r" for byte in head):
-        return f"{name} is a text file, not an ONNX model"
-    return f"{name} is not an ONNX model: {detail}"
+        return "the ONNX model is a text file, not in ONNX's format"
+    return f"the ONNX model is not in ONNX's format: {detail}"
 
 
 class _Walk:
@@ -217,7 +228,7 @@ class _Walk:
                 continue
             self._tensors_left -= 1
             if self._tensors_left < 0:
-                raise WireError(f"more than {MAX_TENSORS:,} inputs, outputs and initializers")
+                raise LimitError(f"more than {MAX_TENSORS:,} inputs, outputs and initializers")
             if number == _INPUT:
                 inputs.append(self._value_info(payload_span(start, value)))
             elif number == _OUTPUT:
@@ -262,7 +273,7 @@ class _Walk:
     def _type(self, spans: list[Span], depth: int) -> _Type:
         """A TypeProto; the last case of its oneof written is the one that holds."""
         if depth > MAX_TYPE_DEPTH:
-            raise WireError(f"types nested more than {MAX_TYPE_DEPTH} deep")
+            raise LimitError(f"types nested more than {MAX_TYPE_DEPTH} deep")
         case = 0
         parts: list[Span] = []
         for number, wire_type, value, start in self._reader.fields(spans):
@@ -322,7 +333,7 @@ class _Walk:
         for dimension in self._messages(spans, _DIM):
             self._dims_left -= 1
             if self._dims_left < 0:
-                raise WireError(f"more than {MAX_DIMS:,} dimensions")
+                raise LimitError(f"more than {MAX_DIMS:,} dimensions")
             size, name = -1, None
             for number, wire_type, value, start in self._reader.fields([dimension]):
                 if number == _DIM_VALUE and wire_type == VARINT:
@@ -337,7 +348,7 @@ class _Walk:
         """A string field's text, counted against what one walk may keep."""
         self._text_left -= length
         if self._text_left < 0:
-            raise WireError(f"more than {MAX_TEXT_BYTES:,} bytes of names")
+            raise LimitError(f"more than {MAX_TEXT_BYTES:,} bytes of names")
         text = self._reader.payload(start, length, MAX_NAME_BYTES)
         return text.decode("utf-8", "backslashreplace")
 

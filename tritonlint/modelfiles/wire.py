@@ -11,8 +11,8 @@ It reads the format as protobuf's own parsers do where that matters for what is 
 length-delimited field must end inside the message that holds it, field number 0 and wire
 types 6 and 7 are errors, groups are skipped as a whole. Anything else that does not fit, and
 any input that would take more than :data:`MAX_FIELDS` fields or more than :data:`MAX_DEPTH`
-levels of groups to walk, stops the walk with a :class:`WireError`: time and memory stay
-bounded on any input.
+levels of groups to walk, stops the walk with a :class:`WireError` (a :class:`LimitError` for
+a limit): time and memory stay bounded on any input.
 """
 
 from __future__ import annotations
@@ -59,6 +59,10 @@ _MAX_FIELD_NUMBER = (1 << 29) - 1
 
 class WireError(Exception):
     """The bytes are not a protobuf message, or walking them would pass a limit."""
+
+
+class LimitError(WireError):
+    """Walking the bytes, or keeping what a reader wants of them, would pass a limit."""
 
 
 #: The bytes of one message in the file: its start and its end (exclusive).
@@ -109,7 +113,7 @@ class WireReader:
     def payload(self, start: int, length: int, limit: int) -> bytes:
         """The payload of a LEN field; a WireError when it is longer than ``limit`` bytes."""
         if length > limit:
-            raise WireError(f"a string of {length:,} bytes at byte {start:,}")
+            raise LimitError(f"a string of {length:,} bytes at byte {start:,} (at most {limit:,})")
         window, offset = self._at(start, length)
         data = window[offset : offset + length]
         if len(data) < length:
@@ -125,7 +129,7 @@ class WireReader:
             at = position
             self._fields += 1
             if self._fields > MAX_FIELDS:
-                raise WireError(f"more than {MAX_FIELDS:,} fields to walk")
+                raise LimitError(f"more than {MAX_FIELDS:,} fields to walk")
             need = min(_HEAD, end - position)
             window, offset = self._window, position - self._window_start
             if offset < 0 or offset + need > len(window):
@@ -168,7 +172,7 @@ class WireReader:
                 value = int.from_bytes(self.payload(start, position - start, 8), "little")
             elif wire_type == SGROUP:
                 if len(groups) >= MAX_DEPTH:
-                    raise WireError(f"groups nested more than {MAX_DEPTH} deep")
+                    raise LimitError(f"groups nested more than {MAX_DEPTH} deep")
                 groups.append(number)
                 position = base + cursor
                 continue
