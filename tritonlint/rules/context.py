@@ -11,6 +11,7 @@ from tritonlint.diagnostics import Fix, RelatedLocation
 from tritonlint.repository.autofill import Completed, complete
 from tritonlint.repository.graph import DependencyGraph
 from tritonlint.repository.model import ModelFolder, Repository
+from tritonlint.repository.model_files import ModelFile, model_file
 from tritonlint.rules.reads import DoubtfulRead, ReadLog, TrackedMessage
 from tritonlint.schema.source_map import Path as FieldPath
 from tritonlint.span import Span
@@ -48,6 +49,7 @@ class ModelContext:
         default=None, init=False, repr=False
     )
     _config: tuple[Any | None] | None = field(default=None, init=False, repr=False)
+    _model_file: tuple[ModelFile | None] | None = field(default=None, init=False, repr=False)
 
     @property
     def in_repository(self) -> bool:
@@ -89,6 +91,13 @@ class ModelContext:
         value, reads = self._completed
         self.log.reads.extend(reads)
         return value
+
+    @property
+    def model_file(self) -> ModelFile | None:
+        """The newest version's model file and what it declares (None: nothing to read)."""
+        if self._model_file is None:
+            self._model_file = (model_file(self.model, self.completed, self.config),)
+        return self._model_file[0]
 
     @property
     def name(self) -> str:

@@ -1,0 +1,104 @@
+"""The model file a model's backend loads, and what that file declares, read once.
+
+The server loads every version its version policy names; by default the newest. tritonlint
+reads the model file of the newest version that has one: that is the file whose tensors a
+config is compared with. What is read is kept by path, size and modification time, so that an
+editor's re-checks do not read a model file again until it changes.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from tritonlint.modelfiles.onnx import read_onnx
+from tritonlint.modelfiles.openvino import read_openvino
+from tritonlint.modelfiles.python import PythonModel, read_python
+from tritonlint.modelfiles.savedmodel import read_savedmodel
+from tritonlint.modelfiles.signature import ModelFileProblem, ModelSignature
+from tritonlint.modelfiles.torchscript import read_torchscript
+from tritonlint.repository.autofill import Completed
+from tritonlint.repository.model import ModelFolder
+
+#: The file format each backend's model file is read as (TensorFlow: by platform).
+_FORMAT_OF_BACKEND = {
+    "onnxruntime": "onnx",
+    "pytorch": "torchscript",
+    "openvino": "openvino",
+    "python": "python",
+}
+
+Read = ModelSignature | PythonModel | ModelFileProblem
+
+
+class ModelFile(NamedTuple):
+    """The model file of one version, and what reading it gave."""
+
+    path: Path
+    version: int
+    #: ``onnx``, ``torchscript``, ``savedmodel``, ``openvino`` or ``python``.
+    format: str
+    read: Read
+
+
+def model_file(model: ModelFolder, completed: Completed, config: Any | None) -> ModelFile | None:
+    """The newest version's model file, read; None where there is nothing to read.
+
+    Nothing to read: a backend whose files tritonlint does not read, no version holding the
+    default model file, or an empty placeholder (a repository laid out before the real model
+    is copied in), which the server alone would refuse, for reasons the layout rules give.
+    """
+    kind = _format(completed)
+    name = completed.default_model_filename
+    if kind is None or not name:
+        return None
+    for number, folder in sorted(model.version_paths.items(), reverse=True):
+        path = folder / name
+        if kind == "savedmodel":
+            path = path / "saved_model.pb"
+        try:
+            status = path.stat()
+        except OSError:
+            continue
+        if status.st_size == 0:
+            return None
+        tag, signature = _tensorflow_choices(config) if kind == "savedmodel" else (None, None)
+        read = _read(path, kind, tag, signature, status.st_size, status.st_mtime_ns)
+        return ModelFile(path, number, kind, read)
+    return None
+
+
+def _format(completed: Completed) -> str | None:
+    if completed.platform == "tensorflow_savedmodel":
+        return "savedmodel"
+    return _FORMAT_OF_BACKEND.get(completed.backend)
+
+
+def _tensorflow_choices(config: Any | None) -> tuple[str | None, str | None]:
+    """The ``TF_GRAPH_TAG`` and ``TF_SIGNATURE_DEF`` parameters, where the config sets them."""
+    if config is None:
+        return None, None
+    parameters = config.parameters
+
+    def value(key: str) -> str | None:
+        return parameters[key].string_value if key in parameters else None
+
+    return value("TF_GRAPH_TAG"), value("TF_SIGNATURE_DEF")
+
+
+@lru_cache(maxsize=256)
+def _read(
+    path: Path, kind: str, tag: str | None, signature: str | None, size: int, mtime_ns: int
+) -> Read:
+    """Read ``path`` as ``kind``; ``size`` and ``mtime_ns`` key the cache to the file's state."""
+    del size, mtime_ns
+    if kind == "onnx":
+        return read_onnx(path)
+    if kind == "torchscript":
+        return read_torchscript(path)
+    if kind == "savedmodel":
+        return read_savedmodel(path, tag=tag, signature=signature)
+    if kind == "openvino":
+        return read_openvino(path)
+    return read_python(path)
