@@ -155,15 +155,21 @@ def test_a_repository_of_models_named_by_numbers_is_not_one_model(
     assert lint_paths([Path(".")]).checked == lint_paths([Path("repo")]).checked
 
 
-def test_the_fixtures_folder_holds_the_valid_repository_and_every_broken_one(
+def test_the_fixtures_folder_holds_the_valid_repositories_and_every_broken_one(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(FIXTURES.parent)
     result = lint_paths([Path("fixtures")])
     repositories = sorted({folder.parent for folder in result.checked})
-    broken = sorted(path for path in (FIXTURES / "broken").iterdir() if path.is_dir())
-    assert repositories == sorted([*broken, FIXTURES / "model_repository"])
-    by_repository = lint_paths([FIXTURES / "model_repository", *broken])
+    broken = [
+        path
+        for folder in (FIXTURES / "broken", FIXTURES / "model_files" / "broken")
+        for path in folder.iterdir()
+        if path.is_dir()
+    ]
+    valid = [FIXTURES / "model_repository", FIXTURES / "model_files" / "repository"]
+    assert repositories == sorted([*broken, *valid])
+    by_repository = lint_paths(sorted([*valid, *broken]))
     assert result.diagnostics == by_repository.diagnostics
     assert result.checked == by_repository.checked
 
