@@ -15,6 +15,7 @@ from google.protobuf.descriptor import FieldDescriptor
 
 from tritonlint.editor.context import CursorContext, Position, Source, locate
 from tritonlint.editor.ensemble import tensor_uses
+from tritonlint.editor.model_file import config_dims, config_model_file, entry_side, spec_text
 from tritonlint.editor.parameters import offers
 from tritonlint.editor.tensors import describe
 from tritonlint.repository.autofill import ENSEMBLE, KNOWN_BACKENDS, PLATFORMS
@@ -49,6 +50,8 @@ class Completion(NamedTuple):
     replace: Span
     #: What the item means (Markdown), where there is more to say than :attr:`detail`.
     documentation: str = ""
+    #: The likeliest item (the model file's own choice): an editor selects it, listed first.
+    preselect: bool = False
 
 
 def completions(
@@ -66,15 +69,19 @@ def completions(
         return []
     if context.position is Position.NAME:
         return _field_names(context.message, context)
-    offered = offers(document, context, schema.release, path, repository)
-    if offered is not None:
+    parameters = offers(document, context, schema.release, path, repository)
+    if parameters is not None:
         kind = CompletionKind.PARAMETER if context.field == "key" else CompletionKind.VALUE
         return [
             _item(offer.value, kind, offer.detail, context, quoted=True, about=offer.documentation)
-            for offer in offered
+            for offer in parameters
         ]
     config = document.config
-    return _values(context, config, repository) if config is not None else []
+    if config is None:
+        return []
+    offered = _values(context, config, repository)
+    from_file = _from_model_file(context, config, document.text or "", path, repository, offered)
+    return from_file if from_file is not None else offered
 
 
 def _field_names(message: Descriptor, context: CursorContext) -> list[Completion]:
@@ -180,6 +187,85 @@ def _string_choices(
     if name == "value":
         return _ensemble_tensors(config, context.step, inputs)
     return []
+
+
+def _from_model_file(
+    context: CursorContext,
+    config: Any,
+    text: str,
+    path: Path | None,
+    repository: Repository | None,
+    offered: list[Completion],
+) -> list[Completion] | None:
+    """What the model file says may be written in an input or output entry: the names of
+    its tensors the config does not name yet, a named tensor's data type (first, selected)
+    and its dims. None where the file has nothing to add to ``offered``."""
+    side = entry_side(context.path)
+    if side is None or context.field not in ("name", "data_type", "dims"):
+        return None
+    found = config_model_file(config, path, repository)
+    if found is None:
+        return None
+    names = [entry.name for entry in getattr(config, side)]
+    index = context.path[1]
+    assert isinstance(index, int)
+    if context.field == "name":
+        taken = {name for number, name in enumerate(names) if number != index}
+        return [
+            _item(
+                tensor.name,
+                CompletionKind.TENSOR,
+                spec_text(tensor.spec),
+                context,
+                quoted=True,
+                about=f"{side.capitalize()} {tensor.index} of the model file, {found.title}",
+            )
+            for tensor in found.tensors(side)
+            if tensor.name not in taken
+        ]
+    match = found.match(side, names, index)
+    if match is None:
+        return None
+    spec = match.tensor.spec
+    about = f"`{match.tensor.name}` in the model file, {found.title}: {spec_text(spec)}"
+    if context.field == "data_type":
+        chosen = next((item for item in offered if item.label == spec.data_type), None)
+        if chosen is None:
+            return None
+        first = chosen._replace(
+            detail=f"{chosen.detail}, the model file's", documentation=about, preselect=True
+        )
+        return [first, *(item for item in offered if item is not chosen)]
+    dims = config_dims(spec, config.max_batch_size)
+    snippet = _dims_snippet(dims, text, context) if dims else None
+    if snippet is None:
+        return None
+    label, insert = snippet
+    return [
+        Completion(
+            label,
+            CompletionKind.VALUE,
+            "dims of the model file",
+            insert,
+            True,
+            context.replace,
+            about,
+        )
+    ]
+
+
+def _dims_snippet(dims: list[int], text: str, context: CursorContext) -> tuple[str, str] | None:
+    """The label and snippet of ``dims`` at the cursor: the whole list after ``dims:``, the
+    numbers inside an empty ``[ ]`` (None: the cursor is anywhere else)."""
+    before = text[: context.replace.start].rstrip()
+    after = text[context.replace.end :].lstrip()
+    numbers = ", ".join(f"${{{number}:{dim}}}" for number, dim in enumerate(dims, 1))
+    written = ", ".join(str(dim) for dim in dims)
+    if before.endswith(":"):
+        return f"[ {written} ]", f"[ {numbers} ]$0"
+    if before.endswith("[") and (not after or after.startswith("]")):
+        return written, f"{numbers}$0"
+    return None
 
 
 def _step_message(config: Any, index: int) -> Any | None:

@@ -13,6 +13,12 @@ from tritonlint.editor.completion import field_detail
 from tritonlint.editor.context import CursorContext, MessagePath, Position, Source, locate
 from tritonlint.editor.descriptions import description
 from tritonlint.editor.ensemble import tensor_uses
+from tritonlint.editor.model_file import (
+    config_model_file,
+    differences,
+    entry_side,
+    model_shape,
+)
 from tritonlint.editor.parameters import key_hover
 from tritonlint.editor.tensors import data_type_name, full_shape, shape_text
 from tritonlint.schema.history import field_history
@@ -20,6 +26,7 @@ from tritonlint.schema.releases import available_releases
 from tritonlint.span import Span
 
 if TYPE_CHECKING:
+    from tritonlint.modelfiles.signature import TensorSpec
     from tritonlint.repository.model import Repository
     from tritonlint.schema.releases import Schema
 
@@ -55,6 +62,8 @@ def hover(
     )
     if not parts:
         parts = [_field_text(field)]
+        if context.position is Position.VALUE and field.name == "name":
+            parts[:0] = _model_file_notes(config, context.path, path, repository)
     if field.name == "dims" and context.path[:1] in (("input",), ("output",)):
         tensor = _message(config, context.path)
         if tensor is not None:
@@ -131,6 +140,69 @@ def _value_notes(
             f"Consumed by: {', '.join(consumed)}"
         ]
     return []
+
+
+def _model_file_notes(
+    config: Any, entry: MessagePath, path: Path | None, repository: Repository | None
+) -> list[str]:
+    """How the model file declares the tensor that the input or output entry at ``entry``
+    names, and whether the entry matches it (nothing where no model file is read)."""
+    side = entry_side(entry)
+    tensor = _message(config, entry) if side is not None and config is not None else None
+    if tensor is None or side is None:
+        return []
+    found = config_model_file(config, path, repository)
+    if found is None:
+        return []
+    if found.problem is not None:
+        return [f"The model file, {found.title}, could not be read: {found.problem}"]
+    if found.signature is None:
+        return []
+    index = entry[1]
+    assert isinstance(index, int)
+    names = [written.name for written in getattr(config, side)]
+    match = found.match(side, names, index)
+    if match is None:
+        known = ", ".join(f"`{t.name}`" for t in found.tensors(side)) or "none that can be read"
+        return [
+            f"`{tensor.name}` is not an {side} of the model file, {found.title}. "
+            f"Its {side}s: {known}"
+        ]
+    spec = match.tensor.spec
+    unnamed = found.file.format == "torchscript" and side == "output"
+    name = "none in TorchScript" if unnamed else f"`{spec.name}`"
+    shape = model_shape(spec)
+    lines = [
+        f"**Model file**: {found.title}",
+        f"- name: {name} ({side} {match.tensor.index}, matched {match.how})\n"
+        f"- element type: {_element_type(spec, found.file.format)}\n"
+        f"- shape: {f'`{shape}`' if shape is not None else 'unknown'}",
+    ]
+    if spec.data_type is None and spec.dims is None:
+        lines.append("The file gives no element type or shape to compare.")
+        return ["\n\n".join(lines)]
+    reshaped = tensor.reshape.shape if tensor.HasField("reshape") else tensor.dims
+    written = full_shape(list(reshaped), config.max_batch_size)
+    found_differences = differences(
+        spec, data_type_name(tensor), written, batching=config.max_batch_size > 0
+    )
+    if found_differences:
+        lines.append(
+            "Differs from the config:\n" + "\n".join(f"- {line}" for line in found_differences)
+        )
+    else:
+        lines.append("Matches the config.")
+    return ["\n\n".join(lines)]
+
+
+def _element_type(spec: TensorSpec, file_format: str) -> str:
+    """The element type as the format writes it, and as Triton names it."""
+    written = f"`{spec.source_type}`" if spec.source_type else "not given"
+    if spec.data_type is not None:
+        return f"{written} ({spec.data_type})"
+    if file_format == "torchscript":
+        return f"{written} (TorchScript gives no element type)"
+    return f"{written} (no Triton data type)"
 
 
 def _model_text(name: str, model: Any) -> str:

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tritonlint.editor.context import CursorContext, Position
+from tritonlint.editor.model_file import model_folder
 from tritonlint.repository.autofill import complete
 from tritonlint.repository.backend_parameters import Parameter, parameter, parameters_of
-from tritonlint.repository.model import ModelFolder
 from tritonlint.schema.scalars import unescape
 from tritonlint.syntax.cst import Message, Scalar, ScalarKind
 
@@ -36,21 +36,7 @@ class Offer(NamedTuple):
 def _backend_of(config: Any, path: Path | None, repository: Repository | None) -> str:
     """The backend the server runs ``config`` (the config file at ``path``) with; empty when
     it cannot tell."""
-    return complete(_model_folder(path, repository), config).backend
-
-
-def _model_folder(path: Path | None, repository: Repository | None) -> ModelFolder:
-    """The repository's model whose config is at ``path``, or a folder with no files listed
-    (the server then goes by the config alone)."""
-    if path is not None and repository is not None:
-        # config.pbtxt is in the model folder; an alternative config in its configs/ folder.
-        for folder in (path.parent, path.parent.parent):
-            model = repository.model(folder.name)
-            for candidate in (model, *model.alternatives) if model is not None else ():
-                if candidate.config_path == path:
-                    return candidate
-    folder = path.parent if path is not None else Path()
-    return ModelFolder(folder.name, folder)
+    return complete(model_folder(path, repository), config).backend
 
 
 def offers(

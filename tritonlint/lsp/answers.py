@@ -53,13 +53,26 @@ TOKEN_LEGEND = types.SemanticTokensLegend(
 _TOKEN_INDEX = {kind: index for index, kind in enumerate(_TOKEN_TYPES)}
 
 
-def completion_item(
+def completion_items(
+    completions: list[Completion], positions: Positions, client: types.ClientCompletionItemOptions
+) -> list[types.CompletionItem]:
+    """The items of one answer. Where one is preselected, each item sorts by its place in
+    the answer (an editor otherwise sorts by label), so that it comes first."""
+    items = [_completion_item(completion, positions, client) for completion in completions]
+    if any(completion.preselect for completion in completions):
+        for number, item in enumerate(items):
+            item.sort_text = f"{number:04d}"
+    return items
+
+
+def _completion_item(
     completion: Completion, positions: Positions, client: types.ClientCompletionItemOptions
 ) -> types.CompletionItem:
     """An item replacing the word at the cursor; matched against what is typed by its insert
     text (a string value is inserted quoted, and the user types its quote too). For a client
-    without snippet support the tab stops are left out (the cursor ends after the text); one
-    that does not read Markdown gets the documentation as plain text."""
+    without snippet support the tab stops are left out (the cursor ends after the text, a
+    placeholder's text in its place); one that does not read Markdown gets the documentation
+    as plain text."""
     snippets = bool(client.snippet_support)
     snippet = completion.snippet and snippets
     text = _plain(completion) if completion.snippet and not snippets else completion.insert_text
@@ -74,6 +87,7 @@ def completion_item(
         ),
         text_edit=types.TextEdit(range=positions.range(completion.replace), new_text=text),
         filter_text=text,
+        preselect=completion.preselect or None,
     )
 
 
@@ -88,8 +102,10 @@ def _documentation(
 
 
 def _plain(completion: Completion) -> str:
-    """A snippet's text without its tab stops (``$0``, ``$1``: the only syntax they use)."""
-    return re.sub(r"\$\d", "", completion.insert_text)
+    """A snippet's text without its tab stops (``$0``, ``$1``) and with each placeholder's
+    text (``${1:224}``): the only syntax they use."""
+    text = re.sub(r"\$\{\d+:([^}]*)\}", r"\1", completion.insert_text)
+    return re.sub(r"\$\d", "", text)
 
 
 def hover(found: Hover, positions: Positions) -> types.Hover:

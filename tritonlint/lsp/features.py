@@ -110,10 +110,8 @@ def completion(ls: TritonLintServer, params: types.CompletionParams) -> list[typ
     line, column = found.at(params.position)
     repository = found.project.workspace.repository
     client = _item_capabilities(ls)
-    return [
-        answers.completion_item(item, found.positions, client)
-        for item in completions(found.source, line, column, found.schema, repository, found.path)
-    ]
+    offered = completions(found.source, line, column, found.schema, repository, found.path)
+    return answers.completion_items(offered, found.positions, client)
 
 
 @answering

@@ -8,6 +8,7 @@ editor's re-checks do not read a model file again until it changes.
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -27,6 +28,15 @@ _FORMAT_OF_BACKEND = {
     "pytorch": "torchscript",
     "openvino": "openvino",
     "python": "python",
+}
+
+#: How each format is named to a user.
+FORMAT_NAMES = {
+    "onnx": "ONNX",
+    "torchscript": "TorchScript",
+    "savedmodel": "TensorFlow SavedModel",
+    "openvino": "OpenVINO IR",
+    "python": "Python",
 }
 
 Read = ModelSignature | PythonModel | ModelFileProblem
@@ -49,7 +59,25 @@ def model_file(model: ModelFolder, completed: Completed, config: Any | None) -> 
     default model file, or an empty placeholder (a repository laid out before the real model
     is copied in), which the server alone would refuse, for reasons the layout rules give.
     """
-    kind = _format(completed)
+    found = newest_model_file(model, completed)
+    if found is None:
+        return None
+    number, path, status = found
+    if status.st_size == 0:
+        return None
+    kind = file_format(completed)
+    assert kind is not None  # a file is only looked for in a format that is read
+    tag, signature = _tensorflow_choices(config) if kind == "savedmodel" else (None, None)
+    read = _read(path, kind, tag, signature, status.st_size, status.st_mtime_ns)
+    return ModelFile(path, number, kind, read)
+
+
+def newest_model_file(
+    model: ModelFolder, completed: Completed
+) -> tuple[int, Path, os.stat_result] | None:
+    """The version number, path and state of the newest version's model file, empty or not;
+    None where no version holds one, or where the backend's files are not read."""
+    kind = file_format(completed)
     name = completed.default_model_filename
     if kind is None or not name:
         return None
@@ -58,18 +86,14 @@ def model_file(model: ModelFolder, completed: Completed, config: Any | None) -> 
         if kind == "savedmodel":
             path = path / "saved_model.pb"
         try:
-            status = path.stat()
+            return number, path, path.stat()
         except OSError:
             continue
-        if status.st_size == 0:
-            return None
-        tag, signature = _tensorflow_choices(config) if kind == "savedmodel" else (None, None)
-        read = _read(path, kind, tag, signature, status.st_size, status.st_mtime_ns)
-        return ModelFile(path, number, kind, read)
     return None
 
 
-def _format(completed: Completed) -> str | None:
+def file_format(completed: Completed) -> str | None:
+    """The format the model file of a model so completed is read as (None: not read)."""
     if completed.platform == "tensorflow_savedmodel":
         return "savedmodel"
     return _FORMAT_OF_BACKEND.get(completed.backend)

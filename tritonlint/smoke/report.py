@@ -138,6 +138,7 @@ def summary_lines(result: SmokeResult) -> list[Text]:
     ]
     lines.append(_outcome_line(result))
     lines += _adjustment_lines(result)
+    lines += _model_file_lines(result)
     return lines
 
 
@@ -228,6 +229,20 @@ def _adjustment_lines(result: SmokeResult) -> list[Text]:
     return lines
 
 
+def _model_file_lines(result: SmokeResult) -> list[Text]:
+    """What the static checks read of each model file that a stand-in did not load."""
+    noted = [model for model in result.models if model.model_file is not None]
+    if not noted:
+        return []
+    lines = [
+        Text.assemble(
+            ("Model files checked statically", "bold"), " (the stand-ins did not load them):"
+        )
+    ]
+    lines.extend(Text(f"  {model.name}: {model.model_file}.") for model in noted)
+    return lines
+
+
 def smoke_object(result: SmokeResult) -> dict[str, Any]:
     """The JSON form of one smoke run (``tritonlint smoke --format json``)."""
     return {
@@ -249,6 +264,7 @@ def smoke_object(result: SmokeResult) -> dict[str, Any]:
                 "rule": model.rule.code if model.rule else None,
                 "adjustments": list(model.adjustments),
                 "flags": list(model.flags),
+                "model_file": model.model_file,
                 "attempts": model.attempts,
                 "seconds": round(model.seconds, 3),
             }

@@ -42,6 +42,7 @@ from tritonlint.server.provision import ProvisionError
 from tritonlint.server.stubs import PLATFORM_NAMES, StubError, native_stub_library
 from tritonlint.server.verdict import explain
 from tritonlint.smoke.mapping import Attributed, Attribution, attribute, in_folder, locate
+from tritonlint.smoke.model_files import model_file_notes
 from tritonlint.smoke.options import SmokeUsageError
 from tritonlint.smoke.python_code import CodeLocation, python_error_location
 from tritonlint.smoke.servers import (
@@ -156,10 +157,18 @@ class ModelResult:
     rule: Rule | None = None
     #: The finding the smoke stage reports for the model (none for a loaded or skipped one).
     diagnostic: Diagnostic | None = None
+    #: What the static checks read of the model file, where a stand-in served the model (it
+    #: loads no model file); see :mod:`tritonlint.smoke.model_files`.
+    model_file: str | None = None
 
     @property
     def config(self) -> Path:
         return self.folder / CONFIG_NAME
+
+    @property
+    def stubbed(self) -> bool:
+        """Whether a stand-in served the model in place of its backend."""
+        return FLAG_STUB_BACKENDS in self.flags or FLAG_STUB_PYTHON in self.flags
 
 
 @dataclass
@@ -337,6 +346,7 @@ class _Run:
                     progress(name, True)
         finally:
             server.stop(graceful=False)
+        self._note_model_files()
 
     def _make_server(self, staged: StagedRepository) -> TritonServer:
         log = self.work / "server.log"
@@ -447,9 +457,8 @@ class _Run:
         assert self.staged is not None
         message = self.staged.to_source_paths(explain(outcome))
         if outcome.loaded:
-            stubbed = FLAG_STUB_BACKENDS in result.flags or FLAG_STUB_PYTHON in result.flags
-            result.status = ModelStatus.STUBBED if stubbed else ModelStatus.LOADED
-            result.message = "" if not stubbed else result.message
+            result.status = ModelStatus.STUBBED if result.stubbed else ModelStatus.LOADED
+            result.message = "" if not result.stubbed else result.message
             return
         if outcome.status is LoadStatus.TIMEOUT:
             result.status = ModelStatus.TIMEOUT
@@ -568,6 +577,13 @@ class _Run:
         for name in names:
             folder = self.source / name
             self.static[name] = [d for d in static if in_folder(d, folder)]
+
+    def _note_model_files(self) -> None:
+        """Say what the static checks read of the model files that stand-ins did not load."""
+        stubbed = {m.name: self.static.get(m.name, []) for m in self.result.models if m.stubbed}
+        notes = model_file_notes(self.source, stubbed)
+        for model in self.result.models:
+            model.model_file = notes.get(model.name)
 
     def _finish(self, result: ModelResult) -> ModelResult:
         code = STATUS_RULES.get(result.status)
