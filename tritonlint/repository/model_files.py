@@ -20,7 +20,7 @@ from tritonlint.modelfiles.savedmodel import read_savedmodel
 from tritonlint.modelfiles.signature import ModelFileProblem, ModelSignature
 from tritonlint.modelfiles.torchscript import read_torchscript
 from tritonlint.repository.autofill import Completed
-from tritonlint.repository.model import ModelFolder
+from tritonlint.repository.model import Entry, ModelFolder
 
 #: The file format each backend's model file is read as (TensorFlow: by platform).
 _FORMAT_OF_BACKEND = {
@@ -82,6 +82,8 @@ def newest_model_file(
     if kind is None or not name:
         return None
     for number, folder in sorted(model.version_paths.items(), reverse=True):
+        if not isinstance(model.find(f"{number}/{name}"), Entry):
+            continue  # the walk listed no such file or folder (rules read only what it listed)
         path = folder / name
         if kind == "savedmodel":
             path = path / "saved_model.pb"

@@ -13,6 +13,7 @@ from typing import Any
 
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.base import rule
+from tritonlint.rules.completed import max_batch_size_note
 from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.schema.datatypes import data_types
 
@@ -58,8 +59,8 @@ _PYTORCH_UNSUPPORTED = frozenset({"TYPE_UINT16", "TYPE_UINT32", "TYPE_UINT64", "
     backend_check=True,
 )
 def optional_input_unsupported(ctx: ModelContext) -> Iterator[Finding]:
-    config = ctx.config
-    if config is None:
+    config, loaded = ctx.config, ctx.loaded_config
+    if config is None or loaded is None:
         return
     backend = ctx.completed.backend
     for index, tensor in enumerate(config.input):
@@ -72,11 +73,11 @@ def optional_input_unsupported(ctx: ModelContext) -> Iterator[Finding]:
                 f"'optional' is set to true for input '{tensor.name}' while the backend model "
                 "doesn't support optional input",
             )
-        elif backend == "onnxruntime" and config.max_batch_size != 0:
+        elif backend == "onnxruntime" and loaded.max_batch_size != 0:
             yield ctx.at(
                 path,
                 f"unable to load model '{ctx.name}', optional input '{tensor.name}' is not "
-                "supported for models that support batching",
+                f"supported for models that support batching{max_batch_size_note(ctx)}",
             )
 
 

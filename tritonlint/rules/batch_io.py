@@ -77,10 +77,10 @@ _ONE_SOURCE_INPUT = {
     server_message="batch input kind '{kind}' expects 1 source input, got {n} for {model}",
 )
 def invalid_batch_input(ctx: ModelContext) -> Iterator[Finding]:
-    config = ctx.config
-    if config is None:
+    config, loaded = ctx.config, ctx.loaded_config
+    if config is None or loaded is None:
         return
-    inputs = {t.name for t in config.input}
+    inputs = {t.name for t in loaded.input}
     types = data_types(config)
     for index, batch_input in enumerate(config.batch_input):
         path = ("batch_input", index)
@@ -103,8 +103,19 @@ def invalid_batch_input(ctx: ModelContext) -> Iterator[Finding]:
             if source not in inputs:
                 yield ctx.at(
                     (*path, "source_input", position),
-                    f"unknown source input name '{source}' for {ctx.name}",
+                    f"unknown source input name '{source}' for {ctx.name}"
+                    f"{_completed_names(ctx, 'input')}",
                 )
+
+
+def _completed_names(ctx: ModelContext, kind: str) -> str:
+    """`` (the inputs, with those ... adds: a, b)`` where the backend's auto-complete adds
+    inputs (or outputs) that a batch input or output may name."""
+    completion = ctx.auto_completion
+    if completion is None or not any(k == kind for k, _ in completion.added):
+        return ""
+    names = ", ".join(sorted(t.name for t in getattr(completion.config, kind)))
+    return f" (the {kind}s, with those {completion.by} adds: {names})"
 
 
 @rule(
@@ -163,11 +174,11 @@ def invalid_batch_input(ctx: ModelContext) -> Iterator[Finding]:
     server_message="unknown target output name '{name}' for {model}",
 )
 def invalid_batch_output(ctx: ModelContext) -> Iterator[Finding]:
-    config = ctx.config
-    if config is None:
+    config, loaded = ctx.config, ctx.loaded_config
+    if config is None or loaded is None:
         return
-    inputs = {t.name for t in config.input}
-    outputs = {t.name for t in config.output}
+    inputs = {t.name for t in loaded.input}
+    outputs = {t.name for t in loaded.output}
     for index, batch_output in enumerate(config.batch_output):
         path = ("batch_output", index)
         if batch_output.kind != 0:
@@ -184,13 +195,18 @@ def invalid_batch_output(ctx: ModelContext) -> Iterator[Finding]:
             if source not in inputs:
                 yield ctx.at(
                     (*path, "source_input", position),
-                    f"unknown source input name '{source}' for {ctx.name}",
+                    f"unknown source input name '{source}' for {ctx.name}"
+                    f"{_completed_names(ctx, 'input')}",
                 )
         targets: set[str] = set()
         for position, target in enumerate(batch_output.target_name):
             target_path = (*path, "target_name", position)
             if target not in outputs:
-                yield ctx.at(target_path, f"unknown target output name '{target}' for {ctx.name}")
+                yield ctx.at(
+                    target_path,
+                    f"unknown target output name '{target}' for {ctx.name}"
+                    f"{_completed_names(ctx, 'output')}",
+                )
             elif target in targets:
                 yield ctx.at(
                     target_path,

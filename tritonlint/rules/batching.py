@@ -225,7 +225,7 @@ def preserve_ordering_conflict(ctx: ModelContext) -> Iterator[Finding]:
     """,
 )
 def batching_without_batcher(ctx: ModelContext) -> Iterator[Finding]:
-    config = ctx.config
+    config = ctx.loaded_config
     if config is None or config.max_batch_size <= 0 or config.platform == "ensemble":
         return
     if config.WhichOneof("scheduling_choice") is None:
@@ -245,6 +245,12 @@ def batching_without_batcher(ctx: ModelContext) -> Iterator[Finding]:
     With `max_batch_size` 0 (which is also what an absent max_batch_size means, unless the
     backend's auto-complete sets one from the model) the model takes no batch dimension and
     the dynamic batcher has nothing to batch. Set max_batch_size explicitly.
+
+    Where the model file is there to read, the rule sees what the ONNX Runtime and
+    TensorFlow backends' auto-complete does: for a model that takes batches, they set a
+    max_batch_size of 0 to the server's default (4); ONNX Runtime does so only when the
+    config leaves its inputs or outputs out, and when every input and output of the model
+    has a variable first dimension.
     """,
     bad="""
     name: "resnet50"
@@ -259,7 +265,7 @@ def batching_without_batcher(ctx: ModelContext) -> Iterator[Finding]:
     """,
 )
 def batcher_without_batching(ctx: ModelContext) -> Iterator[Finding]:
-    config = ctx.config
+    config = ctx.loaded_config
     if config is None or not config.HasField("dynamic_batching") or config.max_batch_size != 0:
         return
     given = "is 0" if ctx.located(("max_batch_size",)) else "is not given"

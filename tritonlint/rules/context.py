@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from tritonlint.diagnostics import Fix, RelatedLocation
+from tritonlint.repository.auto_complete import AutoCompletion, auto_complete, may_complete
 from tritonlint.repository.autofill import Completed, complete
 from tritonlint.repository.graph import DependencyGraph
 from tritonlint.repository.model import ModelFolder, Repository
@@ -50,6 +51,9 @@ class ModelContext:
     )
     _config: tuple[Any | None] | None = field(default=None, init=False, repr=False)
     _model_file: tuple[ModelFile | None] | None = field(default=None, init=False, repr=False)
+    _auto_completion: tuple[AutoCompletion | None] | None = field(
+        default=None, init=False, repr=False
+    )
 
     @property
     def in_repository(self) -> bool:
@@ -98,6 +102,28 @@ class ModelContext:
         if self._model_file is None:
             self._model_file = (model_file(self.model, self.completed, self.config),)
         return self._model_file[0]
+
+    @property
+    def auto_completion(self) -> AutoCompletion | None:
+        """What the backend's auto-complete adds to the config from the model file (None:
+        nothing, or a config with syntax or schema errors, which the server does not load)."""
+        if self._auto_completion is None:
+            document = self.model.config
+            config, backend = self.config, self.completed.backend
+            written = document is None or (config is not None and not document.doubts)
+            self._auto_completion = (
+                auto_complete(config, backend, self.model_file, self.model.path)
+                if written and may_complete(config, backend)  # (reads no model file needlessly)
+                else None,
+            )
+        return self._auto_completion[0]
+
+    @property
+    def loaded_config(self) -> Any | None:
+        """The config as the server validates it: :attr:`config` with what the backend's
+        auto-complete adds. The fields it adds have no place in the config's text."""
+        completion = self.auto_completion
+        return completion.config if completion is not None else self.config
 
     @property
     def name(self) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.base import rule
+from tritonlint.rules.completed import at_completed
 from tritonlint.rules.context import Finding, ModelContext
 
 WILDCARD = -1
@@ -177,6 +178,7 @@ def io_missing_dims(ctx: ModelContext) -> Iterator[Finding]:
     ),
 )
 def io_invalid_dim(ctx: ModelContext) -> Iterator[Finding]:
+    yield from _completed_invalid_dims(ctx)
     config = ctx.config
     if config is None:
         return
@@ -195,6 +197,29 @@ def io_invalid_dim(ctx: ModelContext) -> Iterator[Finding]:
                     f"{_label(kind, tensor)} reshape dimensions must be integer >= 1, or -1 to "
                     f"indicate a variable-size dimension for {ctx.name} (found {dim})",
                 )
+
+
+def _completed_invalid_dims(ctx: ModelContext) -> Iterator[Finding]:
+    """Dims the backend's auto-complete takes from the model file (ONNX allows a dimension of
+    0) are validated like written ones."""
+    completion = ctx.auto_completion
+    if completion is None:
+        return
+    written = ctx.config
+    for kind, index in sorted(completion.added | completion.filled):
+        declared = getattr(written, kind) if written is not None else ()
+        if index < len(declared) and declared[index].dims:
+            continue  # the config's own dims, checked below
+        tensor = getattr(completion.config, kind)[index]
+        for dim in tensor.dims:
+            if dim < 1 and dim != WILDCARD:
+                yield at_completed(
+                    ctx,
+                    f"{_label(kind, tensor)} dimension must be integer >= 1, or -1 to indicate "
+                    f"a variable-size dimension for {ctx.name} (found {dim}: {completion.by} "
+                    "writes the model's dims into the config)",
+                )
+                break
 
 
 def element_count(dims: Sequence[int]) -> int:
@@ -276,14 +301,14 @@ def reshape_problem(dims: Sequence[int], shape: Sequence[int]) -> str | None:
     server_message="model input '{name}' has different size for dims and reshape for {model}",
 )
 def reshape_mismatch(ctx: ModelContext) -> Iterator[Finding]:
-    config = ctx.config
-    if config is None:
+    config, loaded = ctx.config, ctx.loaded_config
+    if config is None or loaded is None:
         return
     for kind, index, tensor in _tensors(config):
         if not tensor.HasField("reshape") or not tensor.dims:
             continue
         shape = list(tensor.reshape.shape)
-        if not shape and config.max_batch_size == 0:
+        if not shape and loaded.max_batch_size == 0:
             yield ctx.at(
                 (kind, index, "reshape"),
                 f"{_label(kind, tensor)} cannot have empty reshape for non-batching model as "

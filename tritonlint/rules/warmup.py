@@ -8,6 +8,7 @@ from tritonlint.diagnostics import Severity
 from tritonlint.repository.autofill import ENSEMBLE
 from tritonlint.repository.model import Entry, path_problem
 from tritonlint.rules.base import rule
+from tritonlint.rules.completed import added_by, max_batch_size_note, tensor_note
 from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.schema.datatypes import data_types
 
@@ -23,6 +24,8 @@ _PREFIX = "[request id: <id_unknown>] "
     Each warmup sample is a real request: its `inputs` keys must cover every input of the
     model that is not `optional`. A key that is not an input of the model does not count
     (the server takes it for a control input), so a misspelt key leaves an input unfed.
+    Where the config leaves its inputs to the ONNX Runtime or TensorFlow backend's
+    auto-complete, the samples are checked against the inputs of the model file.
     """,
     bad="""
     name: "resnet50"
@@ -59,7 +62,7 @@ _PREFIX = "[request id: <id_unknown>] "
     ),
 )
 def warmup_inputs_mismatch(ctx: ModelContext) -> Iterator[Finding]:
-    config = ctx.config
+    config = ctx.loaded_config
     if config is None or config.platform == ENSEMBLE or not config.input:
         return
     declared = {t.name for t in config.input}
@@ -81,9 +84,22 @@ def warmup_inputs_mismatch(ctx: ModelContext) -> Iterator[Finding]:
             ("model_warmup", index),
             f"{_PREFIX}expected {len(required)} inputs but got {len(given)} inputs for model "
             f"'{ctx.name}'. Got input(s) [{got}], but missing required input(s) [{want}]. Please "
-            f"provide all required input(s).{hint}",
+            f"provide all required input(s).{hint}{_added_note(ctx, missing)}",
             part="value",
         )
+
+
+def _added_note(ctx: ModelContext, inputs: list[str]) -> str:
+    """Which of ``inputs`` the config leaves to the backend's auto-complete."""
+    added = [name for name in inputs if added_by(ctx, "input", name)]
+    completion = ctx.auto_completion
+    if not added or completion is None:
+        return ""
+    names = ", ".join(f"'{name}'" for name in added)
+    return (
+        f" ({names} {'is' if len(added) == 1 else 'are'} not in the config: {completion.by} "
+        f"adds {'it' if len(added) == 1 else 'them'})"
+    )
 
 
 @rule(
@@ -322,7 +338,7 @@ def _show(shape: list[int]) -> str:
     ),
 )
 def warmup_input_mismatch(ctx: ModelContext) -> Iterator[Finding]:
-    config = ctx.config
+    config = ctx.loaded_config
     if config is None or config.platform == ENSEMBLE:
         return
     declared = {t.name: t for t in config.input}
@@ -340,7 +356,7 @@ def warmup_input_mismatch(ctx: ModelContext) -> Iterator[Finding]:
                 yield ctx.at(
                     (*path, "data_type"),
                     f"{_PREFIX}inference input '{key}' data-type is '{got}', but model "
-                    f"'{ctx.name}' expects '{want}'",
+                    f"'{ctx.name}' expects '{want}'{tensor_note(ctx, 'input', key)}",
                 )
             expected = list(tensor.dims)
             given = list(value.dims)
@@ -356,7 +372,8 @@ def warmup_input_mismatch(ctx: ModelContext) -> Iterator[Finding]:
                 yield ctx.at(
                     (*path, "dims"),
                     f"{_PREFIX}unexpected shape for input '{key}' for model '{ctx.name}'. "
-                    f"Expected {_show(full_expected)}, got {_show(full_given)}.{note}",
+                    f"Expected {_show(full_expected)}, got {_show(full_given)}.{note}"
+                    f"{tensor_note(ctx, 'input', key) or max_batch_size_note(ctx)}",
                 )
 
 
@@ -400,7 +417,7 @@ def warmup_input_mismatch(ctx: ModelContext) -> Iterator[Finding]:
     """,
 )
 def warmup_batch_size(ctx: ModelContext) -> Iterator[Finding]:
-    config = ctx.config
+    config = ctx.loaded_config
     if config is None or config.platform == ENSEMBLE:
         return
     limit = max(config.max_batch_size, 1)
@@ -411,7 +428,7 @@ def warmup_batch_size(ctx: ModelContext) -> Iterator[Finding]:
         elif size > limit:
             message = (
                 f"warmup sample '{sample.name}' has batch_size {size}, above what the model "
-                f"takes ({limit})"
+                f"takes ({limit}){max_batch_size_note(ctx)}"
             )
         else:
             continue

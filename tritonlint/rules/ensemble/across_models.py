@@ -12,6 +12,7 @@ from tritonlint.diagnostics import Applicability, Diagnostic, RelatedLocation, S
 from tritonlint.repository.model import ModelFolder, Repository
 from tritonlint.repository.versions import numbered, selected_versions
 from tritonlint.rules.base import FixAvailability, declare, fixable, rule
+from tritonlint.rules.completed import added_by, max_batch_size_note
 from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.rules.ensemble.steps import STEP, ensemble_config, latest_version, steps_of
 from tritonlint.schema.datatypes import data_types
@@ -113,7 +114,42 @@ class _Composing:
     index: int
     step: Any
     context: ModelContext
+    #: The config as the server loads it: with what the model's backend completes from the
+    #: model file (the server checks the ensemble against the completed configs).
     config: Any
+
+    def added_by(self, kind: str, name: str) -> str | None:
+        """Who added the model's tensor ``name`` to its config (None: the config declares it)."""
+        return added_by(self.context, kind, name)
+
+    def declared(self, kind: str, name: str, message: str) -> RelatedLocation:
+        """Where the model declares its tensor ``name`` (``message`` there): its config, or the
+        model file where the backend adds the tensor."""
+        adder = self.added_by(kind, name)
+        completion = self.context.auto_completion
+        if adder is not None and completion is not None:
+            return RelatedLocation(
+                completion.path,
+                f"{kind} {name} of {self.step.model_name}, which {adder} adds to its config",
+            )
+        return self.context.related_at(_tensor_path(kind, self.config, name), message)
+
+    def defined_here(self) -> RelatedLocation:
+        completion = self.context.auto_completion
+        model = self.step.model_name
+        if self.context.model.config is None and completion is not None:
+            return RelatedLocation(
+                completion.path, f"model '{model}' has no config; {completion.by} writes one"
+            )
+        return self.context.related_at(("name",), f"model '{model}' is defined here")
+
+    def listing(self, kind: str, names: Iterable[str]) -> str:
+        """``its inputs: a, b``, saying who completed them where the backend did."""
+        listed = ", ".join(sorted(names))
+        completion = self.context.auto_completion
+        if completion is not None and any(k == kind for k, _ in completion.added):
+            return f"its {kind}s, completed by {completion.by}: {listed}"
+        return f"its {kind}s: {listed}"
 
 
 def _composing(ctx: ModelContext) -> Iterator[_Composing]:
@@ -122,8 +158,9 @@ def _composing(ctx: ModelContext) -> Iterator[_Composing]:
         if model is None:
             continue
         other = ctx.context_for(model)
-        if other.config is not None:
-            yield _Composing(index, step, other, other.config)
+        config = other.loaded_config
+        if config is not None:
+            yield _Composing(index, step, other, config)
 
 
 def _tensor_path(kind: str, config: Any, name: str) -> tuple[str | int, ...]:
@@ -140,6 +177,11 @@ def _tensor_path(kind: str, config: Any, name: str) -> tuple[str | int, ...]:
     In a step, `input_map` keys are *input names of the step's model* and values are ensemble
     tensors; `output_map` keys are *output names of the step's model*. A key that the model
     does not declare (often the two sides swapped, or a renamed tensor) is refused.
+
+    The server compares the steps with the composing models' configs as their backends
+    complete them: where a config leaves its inputs or outputs (or max_batch_size) to the
+    ONNX Runtime or TensorFlow backend's auto-complete, the steps are checked against what
+    that backend reads from the model file (the rules TL713 to TL716 all do so).
     """,
     bad="""
     model_repository/classify/config.pbtxt:
@@ -219,15 +261,15 @@ def ensemble_unknown_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
         outputs = {t.name for t in item.config.output}
         model = item.step.model_name
         step_path = (*STEP, item.index)
-        related = (item.context.related_at(("name",), f"model '{model}' is defined here"),)
+        related = (item.defined_here(),)
         if item.config.input:
             for key, tensor in item.step.input_map.items():
                 if key not in inputs:
                     yield ctx.at(
                         (*step_path, "input_map", key, "key"),
                         f"in ensemble {ctx.name}, ensemble tensor {tensor} is mapping to "
-                        f"non-existing input {key} in model {model} (its inputs: "
-                        f"{', '.join(sorted(inputs))})",
+                        f"non-existing input {key} in model {model} "
+                        f"({item.listing('input', inputs)})",
                         related=related,
                     )
         if item.config.output:
@@ -236,8 +278,8 @@ def ensemble_unknown_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
                     yield ctx.at(
                         (*step_path, "output_map", key, "key"),
                         f"in ensemble {ctx.name}, ensemble tensor {tensor} is mapped from "
-                        f"non-existing output {key} in model {model} (its outputs: "
-                        f"{', '.join(sorted(outputs))})",
+                        f"non-existing output {key} in model {model} "
+                        f"({item.listing('output', outputs)})",
                         related=related,
                     )
 
@@ -341,16 +383,13 @@ def ensemble_unmapped_input(ctx: ModelContext) -> Iterator[Finding]:
         for tensor in item.config.input:
             if tensor.optional or tensor.name in item.step.input_map:
                 continue
+            adder = item.added_by("input", tensor.name)
+            note = f" (the input is added by {adder})" if adder else ""
             yield ctx.at(
                 (*STEP, item.index, "model_name"),
                 f"in ensemble {ctx.name}, input {tensor.name} in model {item.step.model_name} is "
-                "not mapped to any ensemble tensors",
-                related=(
-                    item.context.related_at(
-                        _tensor_path("input", item.config, tensor.name),
-                        "the input is declared here",
-                    ),
-                ),
+                f"not mapped to any ensemble tensors{note}",
+                related=(item.declared("input", tensor.name, "the input is declared here"),),
             )
 
 
@@ -379,6 +418,8 @@ class _Use(NamedTuple):
     reference: tuple[str | int, ...]
     #: Where the tensor is declared (the ensemble's own IO, or the step's model's).
     declaration: RelatedLocation
+    #: Who added the tensor to the step's model's config (None: the config declares it).
+    added_by: str | None = None
 
 
 def _uses(ctx: ModelContext, config: Any) -> dict[str, list[_Use]]:
@@ -411,10 +452,8 @@ def _uses(ctx: ModelContext, config: Any) -> dict[str, list[_Use]]:
                         list(tensor.dims),
                         item.config.max_batch_size,
                         (*STEP, item.index, f"{kind}_map", key, "value"),
-                        item.context.related_at(
-                            _tensor_path(kind, item.config, key),
-                            f"{kind} {key} of {item.step.model_name}",
-                        ),
+                        item.declared(kind, key, f"{kind} {key} of {item.step.model_name}"),
+                        item.added_by(kind, key),
                     )
                 )
     return uses
@@ -533,9 +572,14 @@ def ensemble_tensor_mismatch(ctx: ModelContext) -> Iterator[Finding]:
                 )
             else:
                 continue
+            notes = "".join(
+                f" ({use.model}'s tensor is added by {use.added_by})"
+                for use in (first, other)
+                if use.added_by
+            )
             yield ctx.at(
                 other.reference,
-                f"in ensemble {ctx.name}, ensemble tensor {tensor}: {problem}",
+                f"in ensemble {ctx.name}, ensemble tensor {tensor}: {problem}{notes}",
                 related=(first.declaration, other.declaration),
             )
             break
@@ -549,7 +593,8 @@ def ensemble_tensor_mismatch(ctx: ModelContext) -> Iterator[Finding]:
     explanation="""
     A batch sent to the ensemble goes whole to each step, so the ensemble's `max_batch_size`
     may not exceed any composing model's (models with `max_batch_size: 0` do not batch and
-    are exempt).
+    are exempt). A composing ONNX or SavedModel model whose config gives no max_batch_size
+    may get one from its backend's auto-complete: the server's default, 4.
     """,
     bad="""
     model_repository/classify/config.pbtxt:
@@ -627,14 +672,20 @@ def ensemble_batch_size_too_large(ctx: ModelContext) -> Iterator[Finding]:
     for item in _composing(ctx):
         limit = item.config.max_batch_size
         if limit != 0 and limit < config.max_batch_size:
+            completion = item.context.auto_completion
+            model = item.step.model_name
+            note = max_batch_size_note(item.context, f"{model}'s config")
+            if note and completion is not None:
+                limit_at = RelatedLocation(
+                    completion.path, f"{model}'s limit, set by {completion.by}"
+                )
+            else:
+                limit_at = item.context.related_at(("max_batch_size",), f"{model}'s limit")
             yield ctx.at(
                 ("max_batch_size",),
                 f"ensemble {ctx.name} allows maximum batch size {config.max_batch_size}, but it "
-                f"contains model {item.step.model_name} which only allows maximum batch size to "
-                f"be {limit}",
-                related=(
-                    item.context.related_at(("max_batch_size",), f"{item.step.model_name}'s limit"),
-                ),
+                f"contains model {model} which only allows maximum batch size to be {limit}{note}",
+                related=(limit_at,),
             )
 
 
