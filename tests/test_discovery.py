@@ -270,7 +270,11 @@ def test_nothing_to_check_in_one_folder_fails_a_run_that_checked_others(
 def test_no_path_in_an_empty_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(tmp_path)
+    # Inside a folder of its own: pytest's temporary folders of other tests sit beside
+    # tmp_path, and a sibling that looks like a model would make tmp_path a stray model.
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    monkeypatch.chdir(empty)
     monkeypatch.setenv("COLUMNS", "400")
     assert run([], capsys) == (2, "", f"tritonlint: error: nothing to check in .: {NOTHING}\n")
 
