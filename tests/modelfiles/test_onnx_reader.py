@@ -90,6 +90,43 @@ def test_initializers_listed_as_inputs_are_not_inputs(tmp_path: Path) -> None:
     assert [o.name for o in found.outputs] == ["y"]
 
 
+def _with_weights_as_inputs(ir_version: int, opset: int) -> onnx.ModelProto:
+    """``y = x + w + b`` where the weights ``w`` and ``b`` are listed as inputs too."""
+    values = {name: helper.make_tensor_value_info(name, TensorProto.FLOAT, [2]) for name in "xwby"}
+    weights = [numpy_helper.from_array(numpy_array([1.0, 2.0]), name) for name in ("w", "b")]
+    nodes = [helper.make_node("Add", ["x", "w"], ["t"]), helper.make_node("Add", ["t", "b"], ["y"])]
+    graph = helper.make_graph(nodes, "g", [values[n] for n in "wxb"], [values["y"]], weights)
+    return helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", opset)], ir_version=ir_version
+    )
+
+
+def test_initializers_listed_as_inputs_are_the_inputs_a_request_may_override(
+    tmp_path: Path,
+) -> None:
+    found = read(tmp_path / "model.onnx", _with_weights_as_inputs(ir_version=8, opset=17))
+    assert [i.name for i in found.optional_inputs] == ["w", "b"]
+    assert found.optional_inputs[0] == TensorSpec("w", "TYPE_FP32", FLOAT, (2,))
+    onnxruntime = pytest.importorskip("onnxruntime")
+    session = onnxruntime.InferenceSession(
+        str(tmp_path / "model.onnx"), providers=["CPUExecutionProvider"]
+    )
+    assert [i.name for i in session.get_overridable_initializers()] == ["w", "b"]
+
+
+def test_before_ir_version_4_an_initializer_listed_as_an_input_is_a_constant(
+    tmp_path: Path,
+) -> None:
+    found = read(tmp_path / "model.onnx", _with_weights_as_inputs(ir_version=3, opset=7))
+    assert [i.name for i in found.inputs] == ["x"]
+    assert found.optional_inputs == ()
+    onnxruntime = pytest.importorskip("onnxruntime")
+    session = onnxruntime.InferenceSession(
+        str(tmp_path / "model.onnx"), providers=["CPUExecutionProvider"]
+    )
+    assert session.get_overridable_initializers() == []
+
+
 def test_a_sparse_initializer_listed_as_an_input_is_not_an_input(tmp_path: Path) -> None:
     x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [3])
     s = helper.make_tensor_value_info("s", TensorProto.FLOAT, [3])
@@ -310,6 +347,7 @@ def test_a_model_folder_with_external_data_is_read_without_it(
         folder,
         (TensorSpec("x", "TYPE_FP32", FLOAT, (-1, 16), ("n", None)),),
         (TensorSpec("y", "TYPE_FP32", FLOAT, (-1, 16), ("n", None)),),
+        (TensorSpec("w", "TYPE_FP32", FLOAT, (16,)),),
     )
 
 

@@ -2,9 +2,11 @@
 
 Triton's ONNX Runtime backend loads ``model.onnx``, a file, or a folder of that name holding a
 ``model.onnx`` next to the files its external data lives in. What the runtime reports as the
-model's inputs are the graph's ``input`` entries that no initializer names (an initializer
-listed as an input is a weight the caller may override, not an input the caller must give);
-its outputs are the graph's ``output`` entries.
+model's inputs are the graph's ``input`` entries that no initializer names; its outputs are the
+graph's ``output`` entries. An initializer listed as an input is a weight the caller may
+override, not an input the caller must give: the runtime lists it apart, as an overridable
+initializer (from IR version 4 on; before, such an input is a constant no request can give),
+and so does this reader, as an optional input.
 
 Those entries are a few kilobytes in a file that may be gigabytes of weights, so the file is
 walked with :mod:`tritonlint.modelfiles.wire`: ModelProto.graph, in it the inputs, outputs and
@@ -149,6 +151,13 @@ class _Type(NamedTuple):
 
 _NO_TYPE = _Type(None)
 
+#: The inputs, the outputs and the overridable initializers of a graph.
+_Tensors = tuple[tuple[TensorSpec, ...], tuple[TensorSpec, ...], tuple[TensorSpec, ...]]
+
+#: The IR version from which ONNX Runtime lets a request override an initializer listed as an
+#: input (``Graph::CanOverrideInitializer``).
+_OVERRIDABLE_FROM = 4
+
 
 def read_onnx(path: Path) -> ModelSignature | ModelFileProblem:
     """The inputs and outputs of the ONNX model at ``path``: a ``model.onnx`` file, or a folder
@@ -167,7 +176,7 @@ def read_onnx(path: Path) -> ModelSignature | ModelFileProblem:
         with file.open("rb") as stream:
             reader = WireReader(stream, size)
             try:
-                inputs, outputs = _Walk(reader).model()
+                inputs, outputs, optional = _Walk(reader).model()
             except LimitError as error:
                 return ModelFileProblem(
                     path, f"the ONNX model is past a limit of the reader: {error}"
@@ -178,7 +187,7 @@ def read_onnx(path: Path) -> ModelSignature | ModelFileProblem:
         return ModelFileProblem(path, f"the ONNX model {error}")
     except OSError as error:
         return ModelFileProblem(path, f"the ONNX model cannot be read: {error.strerror or error}")
-    return ModelSignature("onnx", path, inputs, outputs)
+    return ModelSignature("onnx", path, inputs, outputs, optional)
 
 
 def _not_onnx(reader: WireReader, detail: str) -> str:
@@ -204,22 +213,24 @@ class _Walk:
         self._dims_left = MAX_DIMS
         self._tensors_left = MAX_TENSORS
 
-    def model(self) -> tuple[tuple[TensorSpec, ...], tuple[TensorSpec, ...]]:
-        """The graph's inputs that are not initializers, and its outputs."""
+    def model(self) -> _Tensors:
+        """The graph's inputs that are not initializers, its outputs, and its inputs that are
+        initializers a request may override."""
         graph: list[Span] = []
-        has_ir_version = False
+        ir_version: int | None = None
         for number, wire_type, value, start in self._reader.fields([self._reader.whole()]):
             if number == _GRAPH and wire_type == LEN:
                 graph.append(payload_span(start, value))
             elif number == _IR_VERSION and wire_type == VARINT:
-                has_ir_version = True
-        if not has_ir_version:
+                ir_version = value
+        if ir_version is None:
             raise WireError("no ir_version")
         if not graph:
             raise WireError("no graph")
-        return self._graph(graph)
+        inputs, outputs, overridable = self._graph(graph)
+        return inputs, outputs, overridable if ir_version >= _OVERRIDABLE_FROM else ()
 
-    def _graph(self, spans: list[Span]) -> tuple[tuple[TensorSpec, ...], tuple[TensorSpec, ...]]:
+    def _graph(self, spans: list[Span]) -> _Tensors:
         inputs: list[TensorSpec] = []
         outputs: list[TensorSpec] = []
         initializers: set[str] = set()
@@ -239,7 +250,8 @@ class _Walk:
                 values = self._messages([payload_span(start, value)], _SPARSE_VALUES)
                 initializers.add(self._tensor_name(values))
         kept = tuple(tensor for tensor in inputs if tensor.name not in initializers)
-        return kept, tuple(outputs)
+        overridable = tuple(tensor for tensor in inputs if tensor.name in initializers)
+        return kept, tuple(outputs), overridable
 
     def _messages(self, spans: list[Span], wanted: int) -> list[Span]:
         """The spans of message field ``wanted`` in the message made of ``spans``."""

@@ -32,6 +32,9 @@ class ModelSignature:
     path: Path
     inputs: tuple[TensorSpec, ...]
     outputs: tuple[TensorSpec, ...]
+    #: Inputs a request may give but need not, the model holding a value for them (ONNX
+    #: initializers listed as graph inputs); not among ``inputs``.
+    optional_inputs: tuple[TensorSpec, ...] = ()
 
 
 @dataclass(frozen=True)
