@@ -4,6 +4,10 @@ The server loads every version its version policy names; by default the newest. 
 reads the model file of the newest version that has one: that is the file whose tensors a
 config is compared with. What is read is kept by path, size and modification time, so that an
 editor's re-checks do not read a model file again until it changes.
+
+A repository laid out before its models are copied in holds empty files where the models go:
+they are placeholders, not read. A Git LFS pointer, the text a clone without ``git lfs pull``
+leaves where a binary model should be, is read as the problem it is.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from tritonlint.modelfiles.files import UnreadableFile, read_bounded
 from tritonlint.modelfiles.onnx import read_onnx
 from tritonlint.modelfiles.openvino import read_openvino
 from tritonlint.modelfiles.python import PythonModel, read_python
@@ -41,6 +46,13 @@ FORMAT_NAMES = {
 
 Read = ModelSignature | PythonModel | ModelFileProblem
 
+#: The formats whose files are binary: text in their place is no model.
+_BINARY_FORMATS = frozenset({"onnx", "torchscript", "savedmodel"})
+#: What a Git LFS pointer starts with.
+_LFS_POINTER = b"version https://git-lfs.github.com/spec/"
+#: Bytes of the longest file looked at for a pointer (a pointer has some 130).
+_MAX_NOTE_BYTES = 1024
+
 
 class ModelFile(NamedTuple):
     """The model file of one version, and what reading it gave."""
@@ -67,6 +79,13 @@ def model_file(model: ModelFolder, completed: Completed, config: Any | None) -> 
         return None
     kind = file_format(completed)
     assert kind is not None  # a file is only looked for in a format that is read
+    if kind in _BINARY_FORMATS and status.st_size <= _MAX_NOTE_BYTES and _lfs_pointer(path):
+        problem = ModelFileProblem(
+            path,
+            f"the model file {path.name} is a Git LFS pointer, not the model: the repository "
+            "was cloned or copied without its LFS objects (`git lfs pull` fetches them)",
+        )
+        return ModelFile(path, number, kind, problem)
     tag, signature = _tensorflow_choices(config) if kind == "savedmodel" else (None, None)
     read = _read(path, kind, tag, signature, status.st_size, status.st_mtime_ns)
     return ModelFile(path, number, kind, read)
@@ -92,6 +111,14 @@ def newest_model_file(
         except OSError:
             continue
     return None
+
+
+def _lfs_pointer(path: Path) -> bool:
+    """Whether the short file at ``path`` is a Git LFS pointer."""
+    try:
+        return read_bounded(path, _MAX_NOTE_BYTES).startswith(_LFS_POINTER)
+    except UnreadableFile:
+        return False
 
 
 def file_format(completed: Completed) -> str | None:
