@@ -13,16 +13,21 @@ really writes:
   OpenVINO still reads (its v10 naming rules differ); needs onnx and openvino;
 - ``savedmodel``: ``tf.saved_model.save`` of small ``tf.Module`` objects (needs tensorflow or
   tensorflow-cpu, which may be installed in a separate environment: nothing here imports
-  tritonlint).
+  tritonlint);
+- ``torchscript-forward``: a scripted module for each ``forward`` signature of
+  :data:`FORWARD_SIGNATURES`, the TorchScript models that rule cases and documented examples
+  describe (``<TorchScript>`` in tests/model_notation.py; needs torch).
 
-Run ``python scripts/make_model_files.py [torchscript|openvino|savedmodel ...]`` (all three by
-default); the files go under ``tests/data/modelfiles/<format>/`` and the library versions used
-into ``tests/data/modelfiles/VERSIONS``. The tests import this script to build fresh files with
+Run ``python scripts/make_model_files.py [FORMAT ...]`` (every format above by default); the
+files go under ``tests/data/modelfiles/<format>/`` and the library versions used into
+``tests/data/modelfiles/VERSIONS``. The tests import this script to build fresh files with
 whichever framework is installed and compare the readers with the framework's own view.
 """
 
 from __future__ import annotations
 
+import ast
+import importlib.util
 import platform
 import re
 import shutil
@@ -103,6 +108,64 @@ def make_torchscript(out: Path) -> str:
     torch.jit.script(Traced())
     example = (torch.ones(2, 4), torch.ones(2, 4))
     torch.jit.save(torch.jit.trace(Traced(), example), str(out / "traced.pt"))
+    return f"torch {torch.__version__}"
+
+
+#: The ``forward`` signatures of the TorchScript models that rule cases and documented
+#: examples describe, by the name of their file in ``torchscript-forward/``. A signature is
+#: written as tests/model_notation.py matches it: on one line, words separated by one space.
+FORWARD_SIGNATURES = {
+    "two_inputs": "forward(self, input_ids: Tensor, attention_mask: Tensor) -> Tensor",
+    "two_outputs": "forward(self, x: Tensor) -> Tuple[Tensor, Tensor]",
+    "list_output": "forward(self, x: Tensor) -> List[Tensor]",
+    "float_argument": "forward(self, x: Tensor, scale: float) -> Tensor",
+    "optional_argument": "forward(self, x: Tensor, bias: Optional[Tensor]) -> Tensor",
+    "dict_input": "forward(self, inputs: Dict[str, Tensor]) -> Tensor",
+    "two_dicts": ("forward(self, inputs: Dict[str, Tensor], extra: Dict[str, Tensor]) -> Tensor"),
+    "list_input": "forward(self, xs: List[Tensor]) -> Tensor",
+}
+
+
+def _value(annotation: ast.expr) -> str:
+    """An expression TorchScript accepts as a value of ``annotation``."""
+    if isinstance(annotation, ast.Name):
+        return {"Tensor": "torch.zeros(1)", "float": "0.0", "int": "0", "str": "''"}[annotation.id]
+    assert isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name)
+    inner = annotation.slice
+    items = list(inner.elts) if isinstance(inner, ast.Tuple) else [inner]
+    kind = annotation.value.id
+    if kind == "Tuple":
+        return "(" + "".join(f"{_value(item)}, " for item in items) + ")"
+    if kind == "List":
+        return f"[{_value(items[0])}]"
+    if kind == "Dict":
+        return f"{{'y': {_value(items[1])}}}"
+    raise ValueError(f"no value for {ast.unparse(annotation)}")
+
+
+def make_torchscript_forward(out: Path) -> str:
+    """A scripted module of each of :data:`FORWARD_SIGNATURES`: forward returns zeros."""
+    import torch
+
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as scratch:
+        for stem, signature in FORWARD_SIGNATURES.items():
+            returns = ast.parse(f"def {signature}: pass").body[0]
+            assert isinstance(returns, ast.FunctionDef) and returns.returns is not None
+            source = (
+                "from typing import Dict, List, Optional, Tuple\n\n"
+                "import torch\nfrom torch import Tensor\n\n\n"
+                "class Model(torch.nn.Module):\n"
+                f"    def {signature}:\n"
+                f"        return {_value(returns.returns)}\n"
+            )
+            path = Path(scratch) / f"{stem}.py"
+            path.write_text(source, encoding="utf-8")
+            spec = importlib.util.spec_from_file_location(stem, path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+            torch.jit.save(torch.jit.script(module.Model()), str(out / f"{stem}.pt"))
     return f"torch {torch.__version__}"
 
 
@@ -346,6 +409,7 @@ MAKERS: dict[str, Callable[[Path], str]] = {
     "torchscript": make_torchscript,
     "openvino": make_openvino,
     "savedmodel": make_savedmodel,
+    "torchscript-forward": make_torchscript_forward,
 }
 
 

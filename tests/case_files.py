@@ -36,7 +36,11 @@ names the file):
 * ``files``: other paths of the repository. A string is a file's UTF-8 text (``""`` an empty
   file); a path ending in ``/`` is a folder (its value ``""``); a table is one of
   ``{ zeros = N }`` (N zero bytes), ``{ hex = "0a08..." }`` (bytes), ``{ latin1 = "..." }``
-  (text saved as Latin-1) or ``{ link = "target" }`` (a symbolic link).
+  (text saved as Latin-1), ``{ link = "target" }`` (a symbolic link), or a model file made
+  from its description (tests/model_notation.py, usually a multi-line string):
+  ``{ onnx = "..." }`` (lines ``input "x" FP32 [-1, 3]``, ``output "y" FP32 [-1]``),
+  ``{ openvino = "..." }`` (the same), ``{ torchscript = "forward(self, x: Tensor) -> Tensor" }``
+  or ``{ savedmodel = "simple" }``.
 * ``lint``: the path linted, relative to the repository (default: the repository itself).
 * ``triton_version``, ``select``, ``extend_select``, ``ignore``: lint options. The case's own
   rule is always added to ``extend_select``, so opt-in rules need nothing. (Not in a smoke
@@ -68,6 +72,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
+
+from model_notation import FORMATS, ModelDescription, NotationError, check, write_model
 
 try:
     import tomllib
@@ -112,8 +118,12 @@ class Latin1(NamedTuple):
     text: str
 
 
-#: What a path of a case's repository is: text, bytes, a folder (None), a link or Latin-1 text.
-Content = str | bytes | Link | Latin1 | None
+#: What a path of a case's repository is: text, bytes, a folder (None), a link, Latin-1 text
+#: or a model file made from its description.
+Content = str | bytes | Link | Latin1 | ModelDescription | None
+
+#: The table keys of a model file's description, and the format each describes.
+_MODEL_KEYS = {name.lower(): name for name in FORMATS}
 
 
 @dataclass(frozen=True)
@@ -239,6 +249,8 @@ def build_tree(root: Path, files: Mapping[str, Content]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         if isinstance(content, Link):
             path.symlink_to(content.target)
+        elif isinstance(content, ModelDescription):
+            write_model(path, content)
         elif isinstance(content, Latin1):
             path.write_bytes(content.text.encode("latin-1"))
         elif isinstance(content, bytes):
@@ -337,11 +349,19 @@ def _content(path: Path, where: str, relative: str, value: object) -> Content:
     if isinstance(value, str):
         return value
     table: dict[str, Any] = _typed(path, where, value, dict)
-    if len(table) != 1 or not table.keys() <= {"zeros", "hex", "latin1", "link"}:
+    if len(table) != 1 or not table.keys() <= {"zeros", "hex", "latin1", "link", *_MODEL_KEYS}:
         raise CaseFileError(
-            f"{path.name}: {where}: a table is one of zeros, hex, latin1 or link: {table}"
+            f"{path.name}: {where}: a table is one of zeros, hex, latin1, link, "
+            f"{', '.join(_MODEL_KEYS)}: {table}"
         )
     ((kind, data),) = table.items()
+    if kind in _MODEL_KEYS:
+        model = ModelDescription(_MODEL_KEYS[kind], _typed(path, where, data, str))
+        try:
+            check(model)
+        except NotationError as error:
+            raise CaseFileError(f"{path.name}: {where}: {error}") from None
+        return model
     if kind == "zeros":
         return b"\0" * _typed(path, where, data, int)
     if kind == "hex":

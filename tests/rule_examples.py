@@ -14,6 +14,10 @@ An example is one of two forms:
     everything is written (``<mode 000>``: no one may read it).
   - ``model_repository/<path>: <N bytes of zeros>`` (or ``KiB``, ``MiB``): a file of N zero
     bytes, nothing below.
+  - ``model_repository/<path>: <ONNX>`` (``<OpenVINO>``, ``<TorchScript>``, ``<SavedModel>``):
+    a model file made from the description below it, indented by two spaces
+    (tests/model_notation.py): ``input "pixels" FP32 [N, 3, 224, 224]`` and ``output ...``
+    lines, a ``forward(self, ...) -> ...`` signature, a SavedModel's name.
 
   Blank lines may separate the entries. Any other line makes the example no tree.
 * Otherwise one config.pbtxt, placed in ``model_repository/<name>/config.pbtxt`` where
@@ -39,6 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from case_files import Content, Latin1, Link, build_tree
+from model_notation import FORMATS, ModelDescription, NotationError, check
 
 ROOT = "model_repository"
 
@@ -164,8 +169,16 @@ def _content(path: str, kind: str, lines: list[str]) -> Content:
             return bytes.fromhex(text)
         except ValueError:
             raise NotAnExample(f"{path}: not bytes in hex: {text!r}") from None
+    if kind in FORMATS:
+        model = ModelDescription(kind, text)
+        try:
+            check(model)
+        except NotationError as error:
+            raise NotAnExample(f"{path}: {error}") from None
+        return model
+    models = ", ".join(f"<{name}>" for name in FORMATS)
     raise NotAnExample(
-        f"{path}: <{kind}> is none of <Latin-1>, <hex>, <mode NNN>, <N MiB of zeros>"
+        f"{path}: <{kind}> is none of <Latin-1>, <hex>, <mode NNN>, <N MiB of zeros>, {models}"
     )
 
 

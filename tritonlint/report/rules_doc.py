@@ -105,8 +105,13 @@ def render_rules_doc() -> str:
         "line `model_repository/<path>` is an empty file (a folder where it ends in `/`), "
         "`<path>:` is followed by the file's text indented by two spaces, `<path> -> <target>` "
         "is a symbolic link, and `<...>` describes content that is not text (`<hex>`, "
-        "`<Latin-1>`, `<12 MiB of zeros>`, `<mode 000>`). A smoke rule's example starts with "
-        "the `tritonlint smoke` command it runs.",
+        "`<Latin-1>`, `<12 MiB of zeros>`, `<mode 000>`). `<ONNX>`, `<OpenVINO>`, "
+        "`<TorchScript>` and `<SavedModel>` are model files, made by the test suite with the "
+        "format's own tools from the lines below them: one line per tensor "
+        '(`input "pixels" FP32 [N, 3, 224, 224]`: its name, its type as Triton names it '
+        "without `TYPE_`, its dimensions, a name such as `N` being a variable one), the "
+        "`forward(...)` signature of a TorchScript model, the name of a SavedModel. A smoke "
+        "rule's example starts with the `tritonlint smoke` command it runs.",
         "",
         "| code | name | severity | default | fix | pack | summary |",
         "|---|---|---|---|---|---|---|",

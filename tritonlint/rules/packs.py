@@ -31,6 +31,7 @@ from tritonlint.rules import (
     warmup,
 )
 from tritonlint.rules.ensemble import across_models, data_flow, structure
+from tritonlint.rules.modelfile import labels, names, python, pytorch, readable, tensors
 
 
 class Pack(NamedTuple):
@@ -155,5 +156,16 @@ PACKS: tuple[Pack, ...] = (
             "(marked as backend checks: only the smoke stage with the real backend confirms them)"
         ),
         (backends,),
+    ),
+    Pack(
+        "modelfile",
+        (
+            "the config against the model file its backend loads, read statically: names, data "
+            'types, ranks and dimensions of inputs and outputs (with "did you mean"), inputs '
+            "the config lacks, batching a model cannot do, PyTorch forward() arguments, label "
+            "file sizes, Python models that do not compile or lack `execute`, unreadable model "
+            "files (backend checks)"
+        ),
+        (readable, names, tensors, pytorch, labels, python),
     ),
 )

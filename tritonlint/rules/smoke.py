@@ -117,6 +117,9 @@ SMOKE_LOAD_TIMEOUT = declare(
       class TritonPythonModel:
           def initialize(self, args):
               time.sleep(3600)  # waits for a download that never ends
+
+          def execute(self, requests):
+              return []
     """,
     good="""
     $ tritonlint smoke --timeout 10 model_repository
@@ -130,6 +133,9 @@ SMOKE_LOAD_TIMEOUT = declare(
       class TritonPythonModel:
           def initialize(self, args):
               time.sleep(1)  # a second's work, well within --timeout
+
+          def execute(self, requests):
+              return []
     """,
 )
 
@@ -159,6 +165,9 @@ SMOKE_SERVER_CRASHED = declare(
       class TritonPythonModel:
           def initialize(self, args):
               os.kill(os.getppid(), signal.SIGKILL)  # the server dies, as in a native crash
+
+          def execute(self, requests):
+              return []
     """,
     good="""
     $ tritonlint smoke model_repository
@@ -169,5 +178,8 @@ SMOKE_SERVER_CRASHED = declare(
       class TritonPythonModel:
           def initialize(self, args):
               self.max_length = 512
+
+          def execute(self, requests):
+              return []
     """,
 )
