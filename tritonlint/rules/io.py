@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tritonlint.diagnostics import Severity
+from tritonlint.modelfiles.python import PythonModel
 from tritonlint.rules.base import rule
 from tritonlint.rules.completed import at_completed
 from tritonlint.rules.context import Finding, ModelContext
@@ -21,12 +22,15 @@ def _tensors(config: Any) -> Iterator[tuple[str, int, Any]]:
         yield "output", index, tensor
 
 
-def backend_completes_io(ctx: ModelContext) -> bool:
+def backend_completes_io(ctx: ModelContext) -> bool | None:
     """Whether the model's backend fills in missing data types and dims from the model file.
 
-    TensorRT, DALI and TensorFlow SavedModel complete each declared tensor from the model; a Python
-    model does when its model.py defines ``auto_complete_config`` (read as text). ONNX Runtime
-    and OpenVINO only add tensors when none are declared, so they do not count here.
+    TensorRT, DALI and TensorFlow SavedModel complete each declared tensor from the model; a
+    Python model does when the ``TritonPythonModel`` class of its model.py defines
+    ``auto_complete_config`` (as :mod:`tritonlint.modelfiles.python` reads it). ONNX Runtime
+    and OpenVINO only add tensors when none are declared, so they do not count here. None
+    where it cannot be told: a model.py that does not compile (TL910 reports it), or whose
+    class comes from another module.
     """
     completed = ctx.completed
     if completed.backend in ("tensorrt", "dali"):
@@ -34,10 +38,13 @@ def backend_completes_io(ctx: ModelContext) -> bool:
     if completed.platform == "tensorflow_savedmodel":
         return True
     if completed.backend == "python":
-        for version in ctx.model.versions[:1]:
-            name = completed.default_model_filename or "model.py"
-            source = ctx.model.source(f"{version.name}/{name}")
-            return source is not None and "def auto_complete_config" in source
+        found = ctx.model_file
+        if found is None or not isinstance(found.read, PythonModel):
+            return False
+        model = found.read
+        if model.syntax_error is not None or model.model_class_elsewhere:
+            return None
+        return model.model_class is not None and model.model_class.auto_complete_config is not None
     return False
 
 
@@ -103,7 +110,7 @@ def io_missing_name(ctx: ModelContext) -> Iterator[Finding]:
 )
 def io_missing_data_type(ctx: ModelContext) -> Iterator[Finding]:
     config = ctx.config
-    if config is None or backend_completes_io(ctx):
+    if config is None or backend_completes_io(ctx) is not False:
         return
     for kind, index, tensor in _tensors(config):
         if tensor.name and tensor.data_type == 0:
@@ -140,7 +147,7 @@ def io_missing_data_type(ctx: ModelContext) -> Iterator[Finding]:
 )
 def io_missing_dims(ctx: ModelContext) -> Iterator[Finding]:
     config = ctx.config
-    if config is None or backend_completes_io(ctx):
+    if config is None or backend_completes_io(ctx) is not False:
         return
     for kind, index, tensor in _tensors(config):
         if tensor.name and tensor.data_type != 0 and len(tensor.dims) == 0:
