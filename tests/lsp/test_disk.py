@@ -63,6 +63,28 @@ async def test_deleting_the_model_file_reports_it_missing(
     ]
 
 
+async def test_a_python_model_that_does_not_compile_is_shown_in_its_model_py(
+    client: LanguageClient, project: Path
+) -> None:
+    source = project / "models/pre/1/model.py"
+    config = (project / "models/pre/config.pbtxt").as_uri()
+    source.write_text("class TritonPythonModel:\n    def execute(self, requests)\n")
+    changed(client, (source, Kind.Changed))
+    await until(lambda: codes(client, source.as_uri()) == ["TL910"])
+    assert messages(client, source.as_uri()) == [
+        (
+            "TL910",
+            "model.py does not compile: expected ':' (line 2, column 32); the Python backend "
+            "cannot load the model",
+            at(1, 31, 1, 31),
+        )
+    ]
+    assert not codes(client, config)
+    source.write_text("class TritonPythonModel:\n    def execute(self, requests):\n        pass\n")
+    changed(client, (source, Kind.Changed))
+    await until(lambda: codes(client, source.as_uri()) == [])
+
+
 async def test_a_renamed_model_folder_clears_the_old_files_findings(
     client: LanguageClient, project: Path
 ) -> None:

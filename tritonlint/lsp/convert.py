@@ -3,8 +3,9 @@
 A finding about a folder or a file that is no config (a missing version folder, a missing
 model file) has no place in a text; it is shown in its model's ``config.pbtxt``, where the
 user can act on it, on the config's ``name`` field (what names the model, as the outline
-has it), else on the first line with text. So is a finding about a config as a whole. Related
-places become ``relatedInformation``, in this file or others.
+has it), else on the first line with text. So is a finding about a config as a whole. A
+finding at a place in another file (a syntax error in a Python model's model.py) is shown
+there. Related places become ``relatedInformation``, in this file or others.
 """
 
 from __future__ import annotations
@@ -38,8 +39,11 @@ _TEXT = re.compile(r"\S(?:[^\r\n]*\S)?")
 
 
 def shown_in(diagnostic: Diagnostic, config: Path | None) -> Path | None:
-    """The file a finding is shown in: its own config file, else ``config`` (its model's)."""
+    """The file a finding is shown in: its own config file, or the file it has a place in;
+    else ``config`` (its model's)."""
     if diagnostic.path.suffix == ".pbtxt" and not diagnostic.path.is_dir():
+        return diagnostic.path
+    if diagnostic.span is not None:
         return diagnostic.path
     return config
 
