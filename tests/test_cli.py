@@ -229,7 +229,7 @@ def test_select_and_ignore(
 
 
 @pytest.mark.parametrize("option", ["--select", "--ignore"])
-@pytest.mark.parametrize("value", ["TL999", "TL9", "no-such-rule", "TL201,XX"])
+@pytest.mark.parametrize("value", ["TL999", "TL99", "no-such-rule", "TL201,XX"])
 def test_unknown_rule_is_a_usage_error(
     workdir: Path, capsys: pytest.CaptureFixture[str], option: str, value: str
 ) -> None:

@@ -242,10 +242,10 @@ def test_an_excluded_model_still_serves_an_ensemble(
         ('exclude = ["/abs/*"]', "key 'exclude': '/abs/*': write the pattern relative"),
         ('exclude = [""]', "key 'exclude': '': a glob pattern must not be empty"),
         ('per-file-ignores = { "x/*" = "TL1" }', "key 'per-file-ignores': 'x/*': must be an array"),
-        ('per-file-ignores = { "x/*" = ["TL9"] }', "key 'per-file-ignores': 'x/*': no rule code"),
+        ('per-file-ignores = { "x/*" = ["TL99"] }', "key 'per-file-ignores': 'x/*': no rule code"),
         ('severity = { TL201 = "fatal" }', "key 'severity': TL201: must be one of"),
         ('severity = { TL999 = "info" }', "key 'severity': no rule code"),
-        ('extend-select = ["TL9"]', "key 'extend-select': no rule code"),
+        ('extend-select = ["TL99"]', "key 'extend-select': no rule code"),
         ('select = "TL1"', "key 'select': must be an array of strings"),
         ('selct = ["TL1"]', "unknown key 'selct'"),
     ],
@@ -265,9 +265,9 @@ def test_a_bad_file_is_a_usage_error_naming_file_and_key(
 def test_a_bad_code_on_the_command_line_is_a_usage_error(
     workdir: Path, capsys: pytest.CaptureFixture[str], flag: str
 ) -> None:
-    status, out, err = run(["models", flag, "TL9"], capsys)
+    status, out, err = run(["models", flag, "TL99"], capsys)
     assert (status, out) == (2, "")
-    assert "no rule code, prefix or name matches 'TL9'" in err
+    assert "no rule code, prefix or name matches 'TL99'" in err
 
 
 # --- Glob patterns -------------------------------------------------------------------------------
