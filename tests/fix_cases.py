@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from helpers import Files
+from model_notation import onnx_model
 
 
 class FixCase(NamedTuple):
@@ -1014,6 +1015,29 @@ ensemble_scheduling {
     }
   ]
 }
+""",
+        unsafe=True,
+    ),
+    "TL902": FixCase(
+        {
+            "m/1/model.onnx": onnx_model(
+                'input "pixels" FP32 [N, 3, 8, 8]\noutput "logits" FP32 [N, 10]'
+            ),
+            "m/config.pbtxt": """\
+platform: "onnxruntime_onnx"
+max_batch_size: 8
+input [ { name: "pixel" data_type: TYPE_FP32 dims: [ 3, 8, 8 ] } ]
+output [ { name: "logits" data_type: TYPE_FP32 dims: [ 10 ] } ]
+dynamic_batching { }
+""",
+        },
+        "m/config.pbtxt",
+        """\
+platform: "onnxruntime_onnx"
+max_batch_size: 8
+input [ { name: "pixels" data_type: TYPE_FP32 dims: [ 3, 8, 8 ] } ]
+output [ { name: "logits" data_type: TYPE_FP32 dims: [ 10 ] } ]
+dynamic_batching { }
 """,
         unsafe=True,
     ),

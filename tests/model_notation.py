@@ -89,10 +89,15 @@ class Tensor(NamedTuple):
     initializer: bool
 
 
+def onnx_model(text: str) -> bytes:
+    """The bytes of the ONNX model ``text`` describes."""
+    return _onnx(tensors(text, initializers=True))
+
+
 def write_model(path: Path, model: ModelDescription) -> None:
     """Make the model file ``model`` describes at ``path``."""
     if model.format == "ONNX":
-        path.write_bytes(_onnx(tensors(model.text, initializers=True)))
+        path.write_bytes(onnx_model(model.text))
     elif model.format == "OpenVINO":
         path.write_text(_openvino(tensors(model.text, initializers=False)), encoding="utf-8")
     elif model.format == "TorchScript":
