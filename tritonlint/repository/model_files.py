@@ -5,9 +5,10 @@ reads the model file of the newest version that has one: that is the file whose 
 config is compared with. What is read is kept by path, size and modification time, so that an
 editor's re-checks do not read a model file again until it changes.
 
-A repository laid out before its models are copied in holds empty files where the models go:
-they are placeholders, not read. A Git LFS pointer, the text a clone without ``git lfs pull``
-leaves where a binary model should be, is read as the problem it is.
+A repository laid out before its models are copied in holds empty files where the models go
+(or a model.py of comments alone): they are placeholders, not read. A Git LFS pointer, the
+text a clone without ``git lfs pull`` leaves where a binary model should be, is read as the
+problem it is.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ Read = ModelSignature | PythonModel | ModelFileProblem
 _BINARY_FORMATS = frozenset({"onnx", "torchscript", "savedmodel"})
 #: What a Git LFS pointer starts with.
 _LFS_POINTER = b"version https://git-lfs.github.com/spec/"
-#: Bytes of the longest file looked at for a pointer (a pointer has some 130).
+#: Bytes of the longest file looked at for a placeholder or a pointer (a pointer has some 130).
 _MAX_NOTE_BYTES = 1024
 
 
@@ -68,8 +69,9 @@ def model_file(model: ModelFolder, completed: Completed, config: Any | None) -> 
     """The newest version's model file, read; None where there is nothing to read.
 
     Nothing to read: a backend whose files tritonlint does not read, no version holding the
-    default model file, or an empty placeholder (a repository laid out before the real model
-    is copied in), which the server alone would refuse, for reasons the layout rules give.
+    default model file, or a placeholder (an empty file, a short model.py of comments alone:
+    a repository laid out before the real model is copied in), which the server alone would
+    refuse, for reasons the layout rules give.
     """
     found = newest_model_file(model, completed)
     if found is None:
@@ -79,6 +81,8 @@ def model_file(model: ModelFolder, completed: Completed, config: Any | None) -> 
         return None
     kind = file_format(completed)
     assert kind is not None  # a file is only looked for in a format that is read
+    if kind == "python" and status.st_size <= _MAX_NOTE_BYTES and _only_comments(path):
+        return None
     if kind in _BINARY_FORMATS and status.st_size <= _MAX_NOTE_BYTES and _lfs_pointer(path):
         problem = ModelFileProblem(
             path,
@@ -119,6 +123,15 @@ def _lfs_pointer(path: Path) -> bool:
         return read_bounded(path, _MAX_NOTE_BYTES).startswith(_LFS_POINTER)
     except UnreadableFile:
         return False
+
+
+def _only_comments(path: Path) -> bool:
+    """Whether the short Python source at ``path`` holds nothing but comments and blank lines."""
+    try:
+        source = read_bounded(path, _MAX_NOTE_BYTES)
+    except UnreadableFile:
+        return False
+    return all(not line.strip() or line.lstrip().startswith(b"#") for line in source.splitlines())
 
 
 def file_format(completed: Completed) -> str | None:

@@ -111,7 +111,7 @@ def python_model_syntax_error(ctx: ModelContext) -> Iterator[Finding]:
     batch of requests: without one the model loads and every request fails
     (`Stub::ProcessRequests` in python_backend's src/pb_stub.cc). A class whose bases might
     supply `execute`, or a `TritonPythonModel` imported or assigned rather than defined in
-    model.py, is not reported.
+    model.py, is not reported; nor is a model.py of nothing but comments, a placeholder.
     """,
     bad="""
     model_repository/tokenizer/config.pbtxt:

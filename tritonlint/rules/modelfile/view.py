@@ -67,14 +67,8 @@ class Declared(NamedTuple):
 
     def shape_path(self, position: int | None = None) -> FieldPath:
         """The field that holds :attr:`shape` (or its dimension ``position``)."""
-        base = (
-            (*self.path, "reshape", "shape")
-            if self.tensor.HasField("reshape")
-            else (
-                *self.path,
-                "dims",
-            )
-        )
+        reshaped = self.tensor.HasField("reshape")
+        base: FieldPath = (*self.path, "reshape", "shape") if reshaped else (*self.path, "dims")
         return base if position is None else (*base, position)
 
 
