@@ -354,3 +354,31 @@ def test_a_named_pipe_is_not_opened(tmp_path: Path) -> None:
     path = tmp_path / "model.xml"
     os.mkfifo(path)
     assert problem(path) == "the OpenVINO model is not a regular file"
+
+
+def test_layouts_are_those_openvino_reads(tmp_path: Path) -> None:
+    """A layout set on an input, on an output, and none on another output: each tensor's
+    layout is the one OpenVINO gives it (``get_layout``), none where it gives none."""
+    openvino = pytest.importorskip("openvino", reason="OpenVINO is not installed")
+    from openvino import opset13 as ops
+
+    pixels = ops.parameter([-1, 3, 8, 8], openvino.Type.f32, name="pixels")
+    pixels.output(0).set_names({"pixels"})
+    pixels.set_layout(openvino.Layout("NCHW"))
+    scores = ops.relu(pixels)
+    scores.output(0).set_names({"scores"})
+    doubled = ops.multiply(pixels, pixels)
+    doubled.output(0).set_names({"doubled"})
+    laid_out = ops.result(scores)
+    laid_out.set_layout(openvino.Layout("N..."))
+    model = openvino.Model([laid_out, ops.result(doubled)], [pixels], "layouts")
+    path = tmp_path / "model.xml"
+    openvino.save_model(model, str(path))
+    found = read(path)
+    read_back = openvino.Core().read_model(str(path))
+    theirs = [
+        openvino.layout_helpers.get_layout(port).to_string()
+        for port in (*read_back.inputs, *read_back.outputs)
+    ]
+    assert theirs == ["[N,C,H,W]", "[N,...]", "[...]"]  # the last: no layout
+    assert [t.layout for t in (*found.inputs, *found.outputs)] == ["[N,C,H,W]", "[N,...]", None]

@@ -28,7 +28,9 @@ that is not ``f32`` is ``f32``; the types read are those, as Triton sees them.
 Dimensions are those of the ``Parameter``'s ``shape`` (``?``, ``-1`` and ranges such as
 ``1..8`` are not fixed: -1; ``...``, a dynamic rank, reads as unknown dims) and the ``<dim>``
 elements of a ``Result``'s port; a port without ``<dim>`` elements is a scalar or of dynamic
-rank, which the XML does not tell apart, so it reads as unknown dims.
+rank, which the XML does not tell apart, so it reads as unknown dims. A tensor's layout
+(``[N,C,H,W]``) is the ``layout`` runtime attribute of the port that holds the tensor (the
+``Parameter``'s output, the port feeding a ``Result``), where the model was given one.
 
 The XML is read with expat, in chunks, within a size limit; a document type declaration (which
 no IR has, and which is where entity bombs and external entities live) stops the reading, so
@@ -95,6 +97,8 @@ class _Port:
     names: tuple[str, ...] = ()
     precision: str | None = None
     dims: list[int] = field(default_factory=list)
+    #: The ``layout`` runtime attribute of the port's tensor (``[N,C,H,W]``), where it has one.
+    layout: str | None = None
 
 
 @dataclass(slots=True)
@@ -140,6 +144,8 @@ class _Net:
         self._path: list[str] = []
         self._layer: _Layer | None = None
         self._port: _Port | None = None
+        #: The port being read, of any layer: its runtime attributes are kept.
+        self._any_port: _Port | None = None
         self._text: list[str] | None = None
         self._detailed = False
 
@@ -238,10 +244,18 @@ class _Net:
             )
             ports = layer.inputs if path[3] == "input" else layer.outputs
             ports[attributes.get("id", "")] = port
+            self._any_port = port
             if self._detailed:
                 self._port = port
         elif depth == 6 and path[5] == "dim" and self._port is not None:
             self._text = []
+        elif (
+            depth == 7
+            and path[5:] == ["rt_info", "attribute"]
+            and attributes.get("name") == "layout"
+            and self._any_port is not None
+        ):
+            self._any_port.layout = attributes.get("layout")
 
     def _edge(self, attributes: dict[str, str]) -> None:
         target = self.layers.get(attributes.get("to-layer", ""))
@@ -267,7 +281,7 @@ class _Net:
                 raise _Unreadable(f"has a port dimension that is not a number: {text!r}")
             self._port.dims.append(int(text))
         elif depth == 5:
-            self._port = None
+            self._port = self._any_port = None
         elif depth == 3 and tag == "layer":
             self._layer = None
 
@@ -295,7 +309,7 @@ class _Net:
         if self._legacy() and element == "f16":
             element = "f32"
         dims = _shape(layer.shape, layer.name) if layer.shape is not None else _dims(port)
-        return _spec(names, element, dims)
+        return _spec(names, element, dims, port.layout)
 
     def _output(self, identifier: str, layer: _Layer) -> TensorSpec:
         port = next(iter(layer.inputs.values()), _Port())
@@ -314,7 +328,8 @@ class _Net:
         element = _element(precision)
         if self._legacy() and element is not None and element != "f32":
             element = "i32" if element in _LEGACY_INTEGER_OUTPUTS else "f32"
-        return _spec(names, element, _dims(port))
+        layout = port.layout or (source_port.layout if source_port else None)
+        return _spec(names, element, _dims(port), layout)
 
 
 def _legacy_output_name(source: _Layer, port_id: str) -> str:
@@ -326,12 +341,15 @@ def _legacy_output_name(source: _Layer, port_id: str) -> str:
     return f"{source.name}.{index}"
 
 
-def _spec(names: set[str], element: str | None, dims: tuple[int, ...] | None) -> TensorSpec:
+def _spec(
+    names: set[str], element: str | None, dims: tuple[int, ...] | None, layout: str | None
+) -> TensorSpec:
     return TensorSpec(
         name=min(names) if names else "",
         data_type=TRITON_TYPES.get(element or ""),
         source_type=element,
         dims=dims,
+        layout=layout,
     )
 
 

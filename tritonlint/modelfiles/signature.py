@@ -20,6 +20,8 @@ class TensorSpec:
     dims: tuple[int, ...] | None
     #: The symbolic name of each dimension where the format gives one (ONNX ``dim_param``).
     dim_names: tuple[str | None, ...] = ()
+    #: What each dimension is, where the format says (OpenVINO's layout, ``[N,C,H,W]``).
+    layout: str | None = None
 
 
 @dataclass(frozen=True)
