@@ -9,7 +9,8 @@ one by its format and what it declares, and the file is made here by the format'
   variable); no ``[...]`` means no shape at all. ``input "scale" FP32 [1] initializer``: an
   input the graph also holds as an initializer (an optional input). The model is built with
   ``onnx.helper`` (a graph of these inputs and outputs, without nodes).
-* ``OpenVINO``: the same lines (no initializers); the IR is written as XML text: a
+* ``OpenVINO``: the same lines (no initializers; ``layout [N,C]`` after the dims gives the
+  tensor a layout, as OpenVINO's ``set_layout`` does); the IR is written as XML text: a
   ``Parameter`` per input, a ``Result`` per output, fed by a ``Convert`` of the first input
   (the IR declares the shapes; it is not meant for OpenVINO to run).
 * ``TorchScript``: the model's ``forward`` signature, ``forward(self, x: Tensor) -> Tensor``
@@ -46,6 +47,7 @@ FORMATS = ("ONNX", "OpenVINO", "TorchScript", "SavedModel")
 _TENSOR = re.compile(
     r'(?P<kind>input|output)\s+"(?P<name>[^"]*)"\s+(?P<type>[A-Z0-9]+)'
     r"(?:\s+\[(?P<dims>[^\]]*)\])?(?P<initializer>\s+initializer)?"
+    r"(?:\s+layout\s+(?P<layout>\S+))?"
 )
 _SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 #: Triton's type names (without ``TYPE_``) that ONNX spells otherwise.
@@ -87,6 +89,8 @@ class Tensor(NamedTuple):
     #: Sizes (-1: variable), names (variable) or None for no shape.
     dims: tuple[int | str, ...] | None
     initializer: bool
+    #: An OpenVINO tensor's layout (``[N,C]``).
+    layout: str | None = None
 
 
 def onnx_model(text: str) -> bytes:
@@ -141,7 +145,11 @@ def tensors(text: str, *, initializers: bool) -> list[Tensor]:
             raise NotationError(f"only an ONNX input can be an initializer: {line.strip()!r}")
         if initializer and (dims is None or not all(isinstance(d, int) and d > 0 for d in dims)):
             raise NotationError(f"an initializer has fixed dims: {line.strip()!r}")
-        found.append(Tensor(match["kind"], match["name"], match["type"], dims, initializer))
+        if match["layout"] is not None and initializers:
+            raise NotationError(f"only an OpenVINO tensor has a layout: {line.strip()!r}")
+        found.append(
+            Tensor(match["kind"], match["name"], match["type"], dims, initializer, match["layout"])
+        )
     if not found:
         raise NotationError("a model without inputs or outputs")
     return found
@@ -201,7 +209,7 @@ def _openvino(described: list[Tensor]) -> str:
             f'<layer id="{number}" name={quoteattr(tensor.name)} type="Parameter" '
             f'version="opset1"><data shape="{shape_attribute}" element_type="{element}" />'
             f'<output><port id="0" precision="{precision}" names={quoteattr(_names(tensor))}>'
-            f"{_dim_elements(tensor)}</port></output></layer>"
+            f"{_dim_elements(tensor)}{_layout(tensor)}</port></output></layer>"
         )
     layer = len(inputs)
     for tensor in (t for t in described if t.kind == "output"):
@@ -214,7 +222,7 @@ def _openvino(described: list[Tensor]) -> str:
             f'<layer id="{layer}" name={quoteattr(tensor.name)} type="Convert" version="opset1">'
             f'<data destination_type="{element}" />{feed}<output><port id="1" '
             f'precision="{precision}" names={quoteattr(_names(tensor))}>'
-            f"{_dim_elements(tensor)}</port></output></layer>"
+            f"{_dim_elements(tensor)}{_layout(tensor)}</port></output></layer>"
         )
         layers.append(
             f'<layer id="{layer + 1}" name={quoteattr(tensor.name + "/sink_port_0")} '
@@ -241,6 +249,14 @@ def _names(tensor: Tensor) -> str:
 
 def _dim_elements(tensor: Tensor) -> str:
     return "".join(f"<dim>{d if isinstance(d, int) else -1}</dim>" for d in tensor.dims or ())
+
+
+def _layout(tensor: Tensor) -> str:
+    """The runtime attribute that gives a port's tensor its layout, where it has one."""
+    if tensor.layout is None:
+        return ""
+    layout = quoteattr(tensor.layout)
+    return f'<rt_info><attribute name="layout" version="0" layout={layout} /></rt_info>'
 
 
 def torchscript_file(text: str) -> Path:

@@ -53,18 +53,19 @@ def test_an_onnx_description_is_the_model_onnx_reads(tmp_path: Path) -> None:
 
 def test_an_openvino_description_is_the_ir_tritonlint_reads(tmp_path: Path) -> None:
     text = (
-        'input "x, y" FP32 [N, 3]\ninput "flag" BOOL []\noutput "z" INT64 [N, 2]\noutput "w" FP16'
+        'input "x, y" FP32 [N, 3] layout [N,C]\ninput "flag" BOOL []\n'
+        'output "z" INT64 [N, 2] layout NC\noutput "w" FP16'
     )
     write_model(tmp_path / "model.xml", ModelDescription("OpenVINO", text))
     found = read_openvino(tmp_path / "model.xml")
     assert isinstance(found, ModelSignature)
-    assert [(i.name, i.data_type, i.dims) for i in found.inputs] == [
-        ("x, y", "TYPE_FP32", (-1, 3)),
-        ("flag", "TYPE_BOOL", ()),
+    assert [(i.name, i.data_type, i.dims, i.layout) for i in found.inputs] == [
+        ("x, y", "TYPE_FP32", (-1, 3), "[N,C]"),
+        ("flag", "TYPE_BOOL", (), None),
     ]
-    assert [(o.name, o.data_type, o.dims) for o in found.outputs] == [
-        ("z", "TYPE_INT64", (-1, 2)),
-        ("w", "TYPE_FP16", None),
+    assert [(o.name, o.data_type, o.dims, o.layout) for o in found.outputs] == [
+        ("z", "TYPE_INT64", (-1, 2), "NC"),
+        ("w", "TYPE_FP16", None, None),
     ]
 
 
@@ -116,6 +117,7 @@ def test_a_torchscript_signature_is_matched_whatever_its_line_breaks(tmp_path: P
         (ModelDescription("ONNX", 'output "y" FP32 [2] initializer'), "only an ONNX input"),
         (ModelDescription("ONNX", 'input "w" FP32 [N] initializer'), "an initializer has fixed"),
         (ModelDescription("OpenVINO", 'input "w" FP32 [2] initializer'), "only an ONNX input"),
+        (ModelDescription("ONNX", 'input "w" FP32 [2] layout NC'), "only an OpenVINO tensor"),
         (ModelDescription("ONNX", "\n"), "a model without inputs or outputs"),
         (
             ModelDescription("TorchScript", "forward(self, q: Tensor) -> Tensor"),
@@ -131,6 +133,7 @@ def test_a_torchscript_signature_is_matched_whatever_its_line_breaks(tmp_path: P
         "output-initializer",
         "variable-initializer",
         "openvino-initializer",
+        "onnx-layout",
         "empty",
         "unmade-signature",
         "unknown-savedmodel",

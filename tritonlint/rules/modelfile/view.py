@@ -25,11 +25,6 @@ BACKEND_OF_FORMAT = {
     "openvino": "openvino",
 }
 
-#: Backends whose auto-complete sets a `max_batch_size` the config leaves at 0, when the model
-#: looks as if it batches, even where the config declares its tensors: TensorFlow
-#: (``AutoCompleteHelper::FixBatchingSupport``, from the config's dims) and OpenVINO
-#: (``AutoCompleteBatching``, from the model's layout, which the IR may hold).
-_BATCHING_COMPLETED = frozenset({"tensorflow", "openvino"})
 
 #: The sequence controls whose tensors ONNX Runtime and PyTorch count among the model's inputs.
 _COUNTED_CONTROLS = frozenset(
@@ -120,11 +115,36 @@ class ModelView(NamedTuple):
     def batching_choices(self) -> tuple[int, ...]:
         """The max_batch_size values the backend may compare with: the config's, and where it
         is 0 and the backend's auto-complete may raise it, also a batching one (the default,
-        4, for the messages)."""
+        4, for the messages).
+
+        The auto-complete sets a max_batch_size the config leaves at 0, even where the config
+        declares its tensors, when the model looks as if it batches: TensorFlow's from the
+        config's dims (``AutoCompleteHelper::FixBatchingSupport``), OpenVINO's where every
+        input and output has a layout with a batch dimension (``AutoCompleteBatching``).
+        """
         size = int(self.config.max_batch_size)
-        if size == 0 and self.backend in _BATCHING_COMPLETED:
+        if size == 0 and (self.backend == "tensorflow" or self._layouts_batch()):
             return (0, 4)
         return (size,)
+
+    def _layouts_batch(self) -> bool:
+        """Whether every tensor of an OpenVINO model has a layout with a batch dimension."""
+        signature = self.signature
+        tensors = (*signature.inputs, *signature.outputs)
+        return self.backend == "openvino" and all(has_batch(spec.layout) for spec in tensors)
+
+
+def has_batch(layout: str | None) -> bool:
+    """Whether an OpenVINO layout (``[N,C,H,W]``, ``NCHW``, ``N...``) has a batch dimension,
+    ``N`` (``ov::layout::has_batch``; names are not case sensitive)."""
+    if not layout:
+        return False
+    text = layout.strip().upper()
+    if text.startswith("[") and text.endswith("]"):
+        names = [name.strip() for name in text[1:-1].split(",")]
+    else:
+        names = list(text.replace("...", ""))
+    return "N" in names
 
 
 def model_view(ctx: ModelContext) -> ModelView | None:
