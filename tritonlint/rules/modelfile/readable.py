@@ -22,8 +22,8 @@ from tritonlint.rules.context import Finding, ModelContext
     where TorchScript is loaded, a TensorRT plan named model.onnx), a Git LFS pointer left
     by a clone without `git lfs pull`, or a SavedModel without the signature the backend
     uses, fails the backend's load. The message says what the file is instead. An empty
-    file, or a short note where a binary model goes, is a placeholder and is not reported;
-    the other model-file checks skip a model whose file is reported here.
+    file is a placeholder (a repository laid out before its models are copied in) and is not
+    reported; the other model-file checks skip a model whose file is reported here.
     """,
     bad="""
     model_repository/resnet50/config.pbtxt:
