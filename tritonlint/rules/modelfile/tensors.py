@@ -133,9 +133,12 @@ def _shape_problems(view: ModelView) -> Iterator[tuple[Declared, ShapeProblem]]:
     (`CompareDimsSupported` in onnxruntime_backend's src/onnxruntime_utils.cc), TensorFlow
     (`CompareDims` in tensorflow_backend's src/tensorflow_utils.cc) and OpenVINO
     (`CompareDimsSupported` in openvino_backend's src/openvino_utils.cc) refuse a different
-    number of dimensions; ONNX Runtime takes only dims of 1 for a model's scalar. Where the
-    config leaves max_batch_size at 0 and TensorFlow's or OpenVINO's auto-complete may set
-    it, the shape is reported only when neither reading fits.
+    number of dimensions; ONNX Runtime takes only dims of 1 for a model's scalar. The
+    max_batch_size is the one the server ends up with: where the config leaves it at 0,
+    ONNX Runtime's and TensorFlow's auto-complete may set it from the model, as
+    tritonlint's emulation of them does; where that cannot be followed, and for an OpenVINO
+    model whose layouts have a batch dimension, the shape is reported only when neither
+    reading fits.
     """,
     bad="""
     model_repository/resnet50/config.pbtxt:

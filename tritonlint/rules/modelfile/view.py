@@ -1,11 +1,14 @@
-"""What the modelfile rules compare: the tensors a config declares and those of the model file
-its backend loads, and when there is nothing to compare.
+"""What the modelfile rules compare: the tensors of the config as the server validates it and
+those of the model file its backend loads, and when there is nothing to compare.
 
-There is nothing to compare where the config has syntax errors, where the model file is a
-placeholder, absent or unreadable (TL901 reports the last), and where the backend completes the
-config's inputs or outputs from the model file because it declares none: ONNX Runtime then
-completes the whole config, `max_batch_size` included (``ModelState::AutoCompleteConfig``), and
-OpenVINO each list it lacks (``AutoCompleteInputOrOutput``).
+The config compared is the one the backend's auto-complete leaves
+(:attr:`ModelContext.loaded_config`: what ONNX Runtime and TensorFlow add from the model file,
+``max_batch_size`` included), so the tensors it adds match the model by construction and the
+declared ones are compared with the `max_batch_size` the server ends up with. There is nothing
+to compare where the config has syntax errors, where the model file is a placeholder, absent
+or unreadable (TL901 reports the last), and where the backend would complete inputs or
+outputs the config lacks in a way the emulation does not follow: ONNX Runtime's where it
+declines (an output without a shape), OpenVINO's (``AutoCompleteInputOrOutput``) always.
 """
 
 from __future__ import annotations
@@ -76,6 +79,9 @@ class ModelView(NamedTuple):
     backend: str
     #: The model's name as the server knows it.
     model: str
+    #: Whether :attr:`config` is the backend's auto-complete of the written one (then its
+    #: ``max_batch_size`` is the one the server uses).
+    completed: bool = False
 
     def declared(self) -> Iterator[Declared]:
         """The config's inputs, then its outputs (the order the backends check them in)."""
@@ -123,6 +129,8 @@ class ModelView(NamedTuple):
         input and output has a layout with a batch dimension (``AutoCompleteBatching``).
         """
         size = int(self.config.max_batch_size)
+        if self.completed:
+            return (size,)
         if size == 0 and (self.backend == "tensorflow" or self._layouts_batch()):
             return (0, 4)
         return (size,)
@@ -154,6 +162,9 @@ def model_view(ctx: ModelContext) -> ModelView | None:
     if config is None or found is None or not isinstance(found.read, ModelSignature):
         return None
     backend = BACKEND_OF_FORMAT[found.read.format]
+    completion = ctx.auto_completion
+    if completion is not None:
+        return ModelView(completion.config, found.read, backend, ctx.name, completed=True)
     if backend == "onnxruntime" and (not (config.input or config.batch_input) or not config.output):
         return None
     if backend == "openvino" and not (config.input and config.output):
