@@ -7,6 +7,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from helpers import codes, lint, make_tree, only
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -83,3 +84,33 @@ def test_the_model_file_of_an_editor_check_is_read_again_once_it_changes(tmp_pat
         root / "m/1/model.onnx", onnx._replace(text='input "x" FP32 [4]\noutput "y" FP32 [3]')
     )
     assert codes(lint(root)) == ["TL906"]
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "model_files"
+
+#: Each broken copy of fixtures/model_files/ that a model-file rule is about, and that rule.
+BROKEN = {
+    "batch-dim-in-dims": "TL905",
+    "batching-a-batch-1-model": "TL907",
+    "fixed-dim-mismatch": "TL906",
+    "fp16-config-for-fp32-model": "TL904",
+    "input-name-typo": "TL902",
+    "labels-one-line-short": "TL909",
+    "lfs-pointer-instead-of-model": "TL901",
+    "output-not-in-model": "TL902",
+    "python-model-without-execute": "TL911",
+    "python-syntax-error": "TL910",
+    "pytorch-three-inputs-for-two": "TL908",
+    "rank-mismatch-leading-1-dropped": "TL905",
+    "truncated-onnx": "TL901",
+}
+
+
+def test_the_model_file_fixtures_are_clean() -> None:
+    """Real models, made by their frameworks, whose configs match them."""
+    assert codes(lint(FIXTURES / "repository")) == []
+
+
+@pytest.mark.parametrize(("case", "code"), BROKEN.items(), ids=list(BROKEN))
+def test_each_broken_model_file_fixture_gets_its_rule_alone(case: str, code: str) -> None:
+    assert codes(lint(FIXTURES / "broken" / case)) == [code]
