@@ -29,7 +29,7 @@ CONFIG = (
 
 
 def repository(tmp_path: Path, config: str | bytes = CONFIG, name: str = "resnet") -> Path:
-    root = make_tree(tmp_path / "repo", {f"{name}/1/model.onnx": b"onnx"})
+    root = make_tree(tmp_path / "repo", {f"{name}/1/model.onnx": b""})
     (root / name / "config.pbtxt").write_bytes(
         config.encode("utf-8") if isinstance(config, str) else config
     )
@@ -352,7 +352,7 @@ def test_changed_files_are_written_all_or_none(
 ) -> None:
     root = repository(tmp_path)
     other = root / "other" / "config.pbtxt"
-    make_tree(root, {"other/1/model.onnx": b"onnx"})
+    make_tree(root, {"other/1/model.onnx": b""})
     other.write_text(CONFIG)
     stage = rewrite._stage
 

@@ -40,7 +40,7 @@ async def test_a_new_version_folder_clears_the_missing_version_finding(
     changed(client, (model / "1", Kind.Deleted))
     await until(lambda: codes(client, uri) == ["TL212"])
     (model / "1").mkdir()
-    (model / "1/model.onnx").write_bytes(b"onnx")
+    (model / "1/model.onnx").write_bytes(b"")  # an empty placeholder
     changed(client, (model / "1", Kind.Created), (model / "1/model.onnx", Kind.Created))
     await until(lambda: codes(client, uri) == [])
 
