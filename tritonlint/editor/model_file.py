@@ -16,7 +16,6 @@ it, else in the config's order; outputs have no names in TorchScript and are mat
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +27,7 @@ from tritonlint.modelfiles.signature import ModelFileProblem, ModelSignature, Te
 from tritonlint.repository.autofill import complete
 from tritonlint.repository.model import ModelFolder
 from tritonlint.repository.model_files import FORMAT_NAMES, ModelFile, model_file
+from tritonlint.rules.modelfile.pytorch import convention_index, takes_dictionary
 from tritonlint.schema.datatypes import INVALID
 
 if TYPE_CHECKING:
@@ -37,7 +37,6 @@ Side = Literal["input", "output"]
 
 #: The index of the PyTorch backend's ``<name>__<index>`` naming convention: all that follows
 #: the first ``__``, digits only.
-_INDEX = re.compile(r"[0-9]+")
 
 #: The name completion offers for the TorchScript output at an index.
 _TORCHSCRIPT_OUTPUT = "OUTPUT__{}"
@@ -121,7 +120,7 @@ class ConfigModelFile:
         if signature.format != "torchscript":
             return [ModelTensor(spec.name, spec, index) for index, spec in enumerate(specs)]
         if side == "input":
-            if _takes_dictionary(specs):
+            if takes_dictionary(specs):
                 return []
             return [ModelTensor(spec.name, spec, index) for index, spec in enumerate(specs)]
         return [
@@ -140,14 +139,14 @@ class ConfigModelFile:
             found = next((t for t in self.tensors(side) if t.name == name), None)
             return Match(found, "by name") if found is not None else None
         specs = signature.inputs if side == "input" else signature.outputs
-        if side == "input" and _takes_dictionary(specs):
+        if side == "input" and takes_dictionary(specs):
             spec = specs[0]
             how = f"as a key of the `{spec.source_type}` that `forward` takes as `{spec.name}`"
             return Match(ModelTensor(name, spec, 0), how)
         if side == "input" and all(any(s.name == n for s in specs) for n in names):
             index = next(i for i, spec in enumerate(specs) if spec.name == name)
             return Match(ModelTensor(name, specs[index], index), "by name")
-        indexes = [_named_index(n) for n in names]
+        indexes = [convention_index(n) for n in names]
         named = indexes[entry]
         if named is not None and None not in indexes:
             index, how = named, f"by the index in the config's name, `<name>__{named}`"
@@ -243,16 +242,3 @@ def differences(spec: TensorSpec, data_type: str, shape: list[int], batching: bo
             if theirs != -1 and mine != theirs
         )
     return found
-
-
-def _takes_dictionary(specs: Sequence[TensorSpec]) -> bool:
-    """Whether TorchScript's ``forward`` takes one ``Dict[str, Tensor]``, whose keys are the
-    config's input names."""
-    return len(specs) == 1 and (specs[0].source_type or "").startswith("Dict[")
-
-
-def _named_index(name: str) -> int | None:
-    """The index of a ``<name>__<index>`` name (None: not of that form)."""
-    start = name.find("__")
-    index = name[start + 2 :] if start >= 0 else ""
-    return int(index) if _INDEX.fullmatch(index) else None

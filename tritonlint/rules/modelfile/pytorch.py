@@ -40,6 +40,12 @@ def _is_dict(argument: TensorSpec) -> bool:
     return (argument.source_type or "").startswith("Dict[")
 
 
+def takes_dictionary(arguments: tuple[TensorSpec, ...]) -> bool:
+    """Whether ``forward`` takes one ``Dict[str, Tensor]``, whose keys are the config's input
+    names (any names)."""
+    return len(arguments) == 1 and _is_dict(arguments[0])
+
+
 def _is_tensor(argument: TensorSpec) -> bool:
     """A tensor or a list: what the backend feeds (an argument of unknown type counts)."""
     annotation = argument.source_type
@@ -111,7 +117,7 @@ def pytorch_forward_mismatch(ctx: ModelContext) -> Iterator[Finding]:
 
 def _inputs(ctx: ModelContext, view: ModelView) -> Iterator[Finding]:
     arguments = view.signature.inputs
-    if len(arguments) == 1 and _is_dict(arguments[0]):
+    if takes_dictionary(arguments):
         return  # fed by name, any names
     path = view.signature.path
     if any(_is_dict(argument) for argument in arguments[1:]):
