@@ -4,12 +4,18 @@ The server listens on free loopback ports only. Its stdout and stderr (Triton's 
 libprotobuf parser errors) go to one log file, so that every line a load produced can be read
 back in order. Loads never overlap. Stopping terminates the whole process group (the server and
 its python stub processes), then kills what is left.
+
+The server runs under a small supervisor process (:mod:`tritonlint.server.supervisor`), so that
+nothing of it outlives tritonlint: when tritonlint dies, even by SIGKILL, the supervisor kills
+the server, its python stubs and whatever else they started, and removes the paths it was given
+(``cleanup_paths``: the temporary copy of the repository) and the server's shared memory.
 """
 
 from __future__ import annotations
 
 import contextlib
 import enum
+import json
 import os
 import signal
 import subprocess
@@ -33,6 +39,8 @@ _POLL_S = 0.02
 #: repository when many small repositories are judged in turn.
 _START_POLL_S = 0.01
 _SHM_DIR = Path("/dev/shm")
+#: Run as a script (it imports nothing of tritonlint's).
+_SUPERVISOR = Path(__file__).with_name("supervisor.py")
 
 
 class ServerError(RuntimeError):
@@ -85,6 +93,8 @@ class TritonServer:
         startup_timeout: float = 60.0,
         extra_args: Sequence[str] = (),
         python_executable: Path | None = None,
+        cleanup_paths: Sequence[Path] = (),
+        shm_prefix: str | None = None,
     ) -> None:
         self.install = install
         self.model_repository = model_repository
@@ -98,13 +108,18 @@ class TritonServer:
             os.close(fd)
             log_path = Path(name)
         self.log = LogFile(log_path)
+        #: Removed by the supervisor if tritonlint dies while the server runs.
+        self.cleanup_paths = (*cleanup_paths, *([log_path] if self._own_log else []))
         self.ports: ServerPorts | None = None
         self.client: TritonClient | None = None
         self.starts = 0
         # The python backend names its shared-memory regions with this prefix; regions left by
         # killed stub processes are removed by it when the server stops.
-        self.shm_prefix = f"tritonlint_{uuid.uuid4().hex[:12]}_"
+        self.shm_prefix = shm_prefix or f"tritonlint_{uuid.uuid4().hex[:12]}_"
+        #: The supervisor (see the module docstring), and the server it started.
         self._process: subprocess.Popen[bytes] | None = None
+        self._server_pid: int | None = None
+        self._exit_status: int | None = None
         self._lock = threading.Lock()
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -125,11 +140,24 @@ class TritonServer:
 
     @property
     def pid(self) -> int | None:
-        return self._process.pid if self._process else None
+        """The server's process id (also the id of its process group)."""
+        return self._server_pid if self._process else None
 
     @property
     def alive(self) -> bool:
+        """The server runs (its supervisor exits once the server and its processes are gone)."""
         return self._process is not None and self._process.poll() is None
+
+    def exit_status(self) -> int | None:
+        """The server's exit status once it has exited (negative: killed by that signal)."""
+        process = self._process
+        if self._exit_status is None and process is not None and process.poll() is not None:
+            self._exit_status = _reported_exit(process)
+        return self._exit_status
+
+    def orphan_command(self) -> list[str] | None:
+        """A command the supervisor runs if tritonlint dies while the server runs."""
+        return None
 
     def command(self, ports: ServerPorts) -> list[str]:
         return [
@@ -180,15 +208,38 @@ class TritonServer:
         self.ports = ServerPorts(*free_ports(3))
         self.client = TritonClient(LOOPBACK, self.ports.http)
         offset = self.log.size()
+        command = self.command(self.ports)
+        supervisor = [
+            sys.executable,
+            "-I",  # the standard library only: no user site, no PYTHON* variables
+            "-S",
+            str(_SUPERVISOR),
+            f"--shm-prefix={self.shm_prefix}",
+            *(f"--remove={path}" for path in self.cleanup_paths),
+        ]
+        orphan = self.orphan_command()
+        if orphan is not None:
+            supervisor.append(f"--orphan-command={json.dumps(orphan)}")
+        self._server_pid = self._exit_status = None
         with open(self.log.path, "ab") as log_handle:
             self._process = subprocess.Popen(
-                self.command(self.ports),
-                stdin=subprocess.DEVNULL,
-                stdout=log_handle,
-                stderr=subprocess.STDOUT,
+                [*supervisor, "--", *command],
+                stdin=subprocess.PIPE,  # its end tells the supervisor that tritonlint is gone
+                stdout=subprocess.PIPE,
+                stderr=log_handle,
                 env=self.environment(),
-                start_new_session=True,  # its own process group: stopped as a whole
+                start_new_session=True,  # signals to tritonlint's process group spare it
             )
+        assert self._process.stdout is not None
+        first = self._process.stdout.readline().decode(errors="replace").strip()
+        if not first.startswith("pid "):
+            failed, self._process = self._process, None
+            _close_control(failed)
+            failed.wait()
+            if failed.stdout is not None:
+                failed.stdout.close()
+            raise ServerError(f"tritonserver could not be started: {first[6:] or 'no answer'}")
+        self._server_pid = int(first[4:])
         self.starts += 1
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
@@ -208,16 +259,20 @@ class TritonServer:
         Either way the process group is killed at the end and shared memory is cleaned up.
         """
         process, self._process = self._process, None
-        if process is None:
+        pid = self._server_pid
+        if process is None or pid is None:
             return
         if graceful and process.poll() is None:
-            _signal_group(process.pid, signal.SIGTERM)
+            _signal_group(pid, signal.SIGTERM)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=timeout)
-        # Stub processes may outlive the server: kill the whole group, then reap the leader.
-        _signal_group(process.pid, signal.SIGKILL)
+        # The supervisor kills the whole group and whatever else is left (python stubs), and
+        # exits once they are all gone.
+        _close_control(process, b"stop")
         process.wait()
-        _wait_group_gone(process.pid)
+        if self._exit_status is None:
+            self._exit_status = _reported_exit(process)
+        _wait_group_gone(pid)
         self._remove_shared_memory()
 
     def restart(self, *, graceful: bool = False) -> None:
@@ -279,7 +334,7 @@ class TritonServer:
                 status = LoadStatus.CRASHED if self._dies_within(2.0) else LoadStatus.REFUSED
                 error = str(answer)
         if status is LoadStatus.CRASHED:
-            code = self._process.poll() if self._process else None
+            code = self.exit_status()
             error = f"tritonserver died while loading '{model}' (exit status {code})"
         return LoadOutcome(
             model=model,
@@ -296,6 +351,29 @@ class TritonServer:
                 return True
             time.sleep(_POLL_S)
         return not self.alive
+
+
+def _close_control(supervisor: subprocess.Popen[bytes], message: bytes = b"") -> None:
+    """Send ``message`` to the supervisor and close its pipe (it may have exited already)."""
+    if supervisor.stdin is None:
+        return
+    with contextlib.suppress(OSError):
+        supervisor.stdin.write(message)
+        supervisor.stdin.flush()
+    with contextlib.suppress(OSError):
+        supervisor.stdin.close()
+
+
+def _reported_exit(supervisor: subprocess.Popen[bytes]) -> int | None:
+    """The server's exit status, from the supervisor's last line (after it has exited)."""
+    if supervisor.stdout is None or supervisor.stdout.closed:
+        return None
+    with supervisor.stdout:
+        lines = supervisor.stdout.read().decode(errors="replace").splitlines()
+    for line in lines:
+        if line.startswith("exit ") and line[5:].lstrip("-").isdigit():
+            return int(line[5:])
+    return None
 
 
 def _signal_group(pgid: int, sig: signal.Signals) -> None:

@@ -224,6 +224,10 @@ class DockerTritonServer(TritonServer):
     def environment(self) -> dict[str, str]:
         return dict(os.environ)
 
+    def orphan_command(self) -> list[str] | None:
+        # Killing the docker client leaves its container running.
+        return [self.settings.docker, "rm", "--force", self._running[-1]] if self._running else None
+
     def stop(self, timeout: float = 10.0, *, graceful: bool = True) -> None:
         # Killing the docker client does not stop its container: remove the container first
         # (the client then exits on its own), then stop what is left of the client.
