@@ -21,7 +21,6 @@ import enum
 import os
 import re
 import shutil
-import tempfile
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -55,6 +54,7 @@ from tritonlint.smoke.servers import (
     embedded_install,
     external_install,
 )
+from tritonlint.smoke.workdir import WorkFolder, work_folder
 
 FLAG_STUB_BACKENDS = "--stub-missing-backends"
 FLAG_NO_STUB_BACKENDS = "--no-stub-missing-backends"
@@ -273,8 +273,8 @@ def run_smoke(
         cpu_by_default=options.gpus is None and not gpus,
     )
     started = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="tritonlint-smoke-") as work:
-        run = _Run(source, Path(work), choice, info, options, reporter)
+    with work_folder() as work:
+        run = _Run(source, work, choice, info, options, reporter)
         try:
             run.execute()
         finally:
@@ -286,14 +286,15 @@ class _Run:
     def __init__(
         self,
         source: Path,
-        work: Path,
+        work: WorkFolder,
         choice: ServerChoice,
         info: ServerInfo,
         options: SmokeOptions,
         reporter: Reporter,
     ) -> None:
         self.source = source
-        self.work = work
+        self.work = work.path
+        self.work_folder = work
         self.choice = choice
         self.options = options
         self.reporter = reporter
@@ -352,6 +353,10 @@ class _Run:
         log = self.work / "server.log"
         choice = self.choice
         timeout = _START_TIMEOUT
+        # If tritonlint dies while the server runs, the server's supervisor removes the
+        # temporary folder, and the server's shared memory by this prefix.
+        cleanup = [self.work]
+        shm_prefix = self.work_folder.shm_prefix
         if choice.kind is ServerKind.DOCKER:
             assert choice.docker is not None and choice.image is not None
             settings = DockerSettings(
@@ -361,17 +366,36 @@ class _Run:
                 mounts=[self.source, *_link_targets(staged.path, self.source)],
             )
             return DockerTritonServer(
-                settings, staged.path, log_path=log, startup_timeout=_DOCKER_START_TIMEOUT
+                settings,
+                staged.path,
+                log_path=log,
+                startup_timeout=_DOCKER_START_TIMEOUT,
+                cleanup_paths=cleanup,
+                shm_prefix=shm_prefix,
             )
         if choice.kind is ServerKind.EMBEDDED:
             try:
                 install = embedded_install(self.reporter.busy)
             except ProvisionError as error:
                 raise SmokeError(f"the embedded Triton server is not available: {error}") from None
-            return TritonServer(install, staged.path, log_path=log, startup_timeout=timeout)
+            return TritonServer(
+                install,
+                staged.path,
+                log_path=log,
+                startup_timeout=timeout,
+                cleanup_paths=cleanup,
+                shm_prefix=shm_prefix,
+            )
         assert choice.binary is not None
         install = external_install(choice.binary)
-        return ExternalTritonServer(install, staged.path, log_path=log, startup_timeout=timeout)
+        return ExternalTritonServer(
+            install,
+            staged.path,
+            log_path=log,
+            startup_timeout=timeout,
+            cleanup_paths=cleanup,
+            shm_prefix=shm_prefix,
+        )
 
     def _start(self, server: TritonServer) -> None:
         if self.options.total_timeout is not None:
