@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -48,3 +49,30 @@ def assert_released(result: SmokeResult | None = None, pids: list[int] | None = 
         assert not any(port_in_use(port) for port in start.ports), start
     for pid in pids or []:
         assert live_group_members(pid) == [], pid
+
+
+def processes_naming(text: str) -> list[tuple[int, str]]:
+    """Running processes (zombies excluded) with ``text`` in their command line: pid, line."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        if stat[stat.rfind(")") + 2 :].split()[0] != "Z" and text in line:
+            found.append((int(entry.name), line))
+    return found
+
+
+def seconds_until_gone(folder: Path, timeout: float = 5.0) -> float | None:
+    """Seconds until no process names ``folder`` (a run's $TMPDIR) and the folder is empty;
+    None if that is not so within ``timeout``."""
+    started = time.monotonic()
+    while time.monotonic() - started < timeout:
+        if not processes_naming(str(folder)) and not any(folder.iterdir()):
+            return time.monotonic() - started
+        time.sleep(0.02)
+    return None

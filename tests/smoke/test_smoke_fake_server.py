@@ -14,14 +14,22 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+import uuid
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from helpers import make_tree
-from smoke_helpers import FakeDocker, FakeServer, assert_released
+from smoke_helpers import (
+    FakeDocker,
+    FakeServer,
+    assert_released,
+    processes_naming,
+    seconds_until_gone,
+)
 
 from tritonlint.cli import main
 from tritonlint.server.process import ServerPorts
@@ -504,6 +512,89 @@ def test_an_interrupted_run_stops_the_server(
     from tritonlint.server.ports import port_in_use
 
     assert not any(port_in_use(port) for port in start["ports"])
+
+
+def test_a_run_killed_with_sigkill_leaves_no_process_and_no_temporary_folder(
+    fake_server: FakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_TRITON_HANG", "a")
+    temporary = tmp_path / "tmp"  # the run's $TMPDIR: its folder is made there
+    temporary.mkdir()
+    repo = _repo(tmp_path / "models", {"a": GOOD})
+    command = [sys.executable, "-m", "tritonlint.cli", "smoke", "--server", str(fake_server.path)]
+    process = subprocess.Popen(
+        [*command, "--cpu-only", str(repo)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "TMPDIR": str(temporary)},
+    )
+    deadline = time.monotonic() + 30
+    while not fake_server.events("load") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert fake_server.events("load"), "the load never started"
+    assert processes_naming(str(temporary)) and any(temporary.iterdir())
+    process.kill()
+    process.wait()
+    assert seconds_until_gone(temporary) is not None, (
+        processes_naming(str(temporary)),
+        list(temporary.iterdir()),
+    )
+    assert_released(pids=fake_server.pids())
+
+
+def test_a_run_removes_what_killed_runs_left_and_nothing_of_running_ones(
+    fake_server: FakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    suffix = uuid.uuid4().hex[:8]
+    left = make_tree(
+        temporary / f"tritonlint-smoke-{suffix}",
+        {
+            "tritonlint-owner.json": json.dumps(
+                {"pid": dead.pid, "start": 1, "shm": f"tritonlint_{suffix}_"}
+            ),
+            "models/a/config.pbtxt": GOOD,
+            "models/a/1/model.py": "",
+        },
+    )
+    shm = Path("/dev/shm", f"tritonlint_{suffix}_region")
+    shm.write_bytes(b"")
+    # The server and the python stub the killed run left running on its folder.
+    sleep = ["-c", "import time; time.sleep(60)"]
+    left_running = [
+        subprocess.Popen(
+            [str(tmp_path / name), *sleep, argument],
+            executable=sys.executable,
+        )
+        for name, argument in [
+            ("tritonserver", f"--model-repository={left}/models"),
+            ("triton_python_backend_stub", f"{left}/models/a/1/model.py"),
+        ]
+    ]
+    mine = make_tree(
+        temporary / "tritonlint-smoke-running",
+        {"tritonlint-owner.json": json.dumps({"pid": os.getpid(), "start": None})},
+    )
+    unmarked = make_tree(temporary / "tritonlint-smoke-unmarked", {"models/x": "x"})
+    repo = _repo(tmp_path / "models", {"a": GOOD})
+
+    try:
+        result = _smoke(repo, fake_server)
+
+        assert result.ok  # type: ignore[attr-defined]
+        assert sorted(p.name for p in temporary.iterdir()) == [mine.name, unmarked.name]
+        assert not shm.exists()
+        for process in left_running:
+            assert process.wait(timeout=5) == -signal.SIGKILL
+    finally:
+        for process in left_running:
+            process.kill()
+            process.wait()
+        shm.unlink(missing_ok=True)
 
 
 # -- reports -----------------------------------------------------------------------------------

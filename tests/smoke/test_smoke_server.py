@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 from helpers import make_tree
-from smoke_helpers import assert_released
+from smoke_helpers import assert_released, processes_naming, seconds_until_gone
 
 from tritonlint.cli import main
 from tritonlint.server import TritonInstall
@@ -379,6 +379,91 @@ def test_ctrl_c_stops_the_real_server(triton_install: TritonInstall, tmp_path: P
     assert process.returncode == 130
     assert all(live_group_members(pid) == [] for pid in server)
     assert not any(_alive(pid) for pid in stubs)
+
+
+def test_sigkill_during_a_load_leaves_no_server_stub_or_temporary_folder(
+    triton_install: TritonInstall, tmp_path: Path
+) -> None:
+    temporary = tmp_path / "tmp"  # the run's $TMPDIR: its folder, and every path of its
+    temporary.mkdir()  # server and python stubs, are in there
+    repo = make_tree(
+        tmp_path / "models",
+        {
+            "slow/config.pbtxt": 'backend: "python"\nmax_batch_size: 0\n',
+            "slow/1/model.py": """
+                import time
+
+                class TritonPythonModel:
+                    def initialize(self, args):
+                        time.sleep(600)
+            """,
+        },
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tritonlint.cli", "smoke", "--cpu-only", str(repo)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "TMPDIR": str(temporary)},
+    )
+    deadline = time.monotonic() + 60
+    stubs: list[tuple[int, str]] = []  # the load is under way once the python stub runs
+    while not stubs and time.monotonic() < deadline and process.poll() is None:
+        found = processes_naming(str(temporary))
+        stubs = [(pid, line) for pid, line in found if "triton_python_backend_stub" in line]
+        time.sleep(0.1)
+    assert stubs, process.poll()
+    assert any("bin/tritonserver " in line for _pid, line in found)
+
+    process.kill()
+    process.wait()
+
+    assert seconds_until_gone(temporary, timeout=5.0) is not None, (
+        processes_naming(str(temporary)),
+        sorted(temporary.rglob("*"))[:5],
+    )
+
+
+def test_after_a_run_no_process_of_the_server_is_left(
+    triton_install: TritonInstall, tmp_path: Path
+) -> None:
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    helper_pid = tmp_path / "helper.pid"
+    repo = make_tree(
+        tmp_path / "models",
+        {
+            "starts_a_helper/config.pbtxt": 'backend: "python"\nmax_batch_size: 0\n',
+            "starts_a_helper/1/model.py": f"""
+                import subprocess
+
+                class TritonPythonModel:
+                    def initialize(self, args):
+                        # A process of its own, in a session of its own.
+                        helper = subprocess.Popen(["sleep", "600"], start_new_session=True)
+                        with open({str(helper_pid)!r}, "w") as handle:
+                            handle.write(str(helper.pid))
+
+                    def execute(self, requests):
+                        return []
+            """,
+        },
+    )
+    completed = subprocess.run(
+        [sys.executable, "-m", "tritonlint.cli", "smoke", "--cpu-only", str(repo)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TMPDIR": str(temporary)},
+        timeout=120,
+    )
+    left = processes_naming(str(temporary))
+    helper = int(helper_pid.read_text())
+    helper_alive = _alive(helper)
+    if helper_alive:
+        os.kill(helper, signal.SIGKILL)
+    assert completed.returncode == 0, completed.stderr
+    assert left == []
+    assert not helper_alive
+    assert list(temporary.iterdir()) == []
 
 
 def _alive(pid: int) -> bool:
