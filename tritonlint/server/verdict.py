@@ -135,8 +135,14 @@ class Judge:
 
     @contextmanager
     def _server(self, staged: StagedRepository, log_path: Path) -> Iterator[TritonServer]:
-        assert self.install is not None
-        server = TritonServer(self.install, staged.path, self._backend_dir, log_path=log_path)
+        assert self.install is not None and self._work is not None
+        server = TritonServer(
+            self.install,
+            staged.path,
+            self._backend_dir,
+            log_path=log_path,
+            cleanup_paths=[self._work],  # removed by the server's supervisor if tritonlint dies
+        )
         try:
             server.start()
             yield server
