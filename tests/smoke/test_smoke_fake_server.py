@@ -542,6 +542,34 @@ def test_a_run_killed_with_sigkill_leaves_no_process_and_no_temporary_folder(
     assert_released(pids=fake_server.pids())
 
 
+def test_a_container_is_removed_when_tritonlint_is_killed(
+    fake_docker: FakeDocker,
+    fake_server: FakeServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("FAKE_TRITON_HANG", "a")
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    repo = _repo(tmp_path / "models", {"a": GOOD})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tritonlint.cli", "smoke", "--docker", "img:1", str(repo)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env={**os.environ, "TMPDIR": str(temporary)},
+    )
+    deadline = time.monotonic() + 30
+    while not fake_server.events("load") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert fake_server.events("load"), "the load never started"
+    process.kill()
+    process.wait()
+    assert seconds_until_gone(temporary) is not None
+    run = fake_docker.calls()[0]
+    name = run[run.index("--name") + 1]
+    assert ["rm", "--force", name] in fake_docker.calls()
+
+
 def test_a_run_removes_what_killed_runs_left_and_nothing_of_running_ones(
     fake_server: FakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
