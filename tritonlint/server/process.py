@@ -39,6 +39,8 @@ _POLL_S = 0.02
 #: repository when many small repositories are judged in turn.
 _START_POLL_S = 0.01
 _SHM_DIR = Path("/dev/shm")
+#: How long stopping waits for the supervisor to have reaped every process under it.
+_STOP_WAIT_S = 30.0
 #: Run as a script (it imports nothing of tritonlint's).
 _SUPERVISOR = Path(__file__).with_name("supervisor.py")
 
@@ -259,20 +261,23 @@ class TritonServer:
         Either way the process group is killed at the end and shared memory is cleaned up.
         """
         process, self._process = self._process, None
-        pid = self._server_pid
-        if process is None or pid is None:
+        if process is None:
             return
-        if graceful and process.poll() is None:
+        pid = self._server_pid
+        if graceful and pid is not None and process.poll() is None:
             _signal_group(pid, signal.SIGTERM)
             with contextlib.suppress(subprocess.TimeoutExpired):
                 process.wait(timeout=timeout)
-        # The supervisor kills the whole group and whatever else is left (python stubs), and
-        # exits once they are all gone.
+        # The supervisor kills the whole group and whatever else is left under it (python
+        # stubs, processes a model.py started), and exits once they are all gone. (Only a
+        # process stuck in the kernel keeps it longer; then it finishes on its own.)
         _close_control(process, b"stop")
-        process.wait()
-        if self._exit_status is None:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            process.wait(timeout=_STOP_WAIT_S)
+        if self._exit_status is None and process.poll() is not None:
             self._exit_status = _reported_exit(process)
-        _wait_group_gone(pid)
+        if pid is not None:
+            _wait_group_gone(pid)
         self._remove_shared_memory()
 
     def restart(self, *, graceful: bool = False) -> None:
