@@ -487,6 +487,20 @@ def test_a_server_that_cannot_start(
     assert_released(pids=fake_server.pids())
 
 
+def test_a_server_that_cannot_be_run_is_an_error_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    server = tmp_path / "bin" / "tritonserver"  # its interpreter does not exist
+    server.parent.mkdir()
+    server.write_text("#!/nonexistent/python\n")
+    server.chmod(0o755)
+    repo = _repo(tmp_path / "models", {"a": GOOD})
+    assert main(["smoke", "--server", str(server), str(repo)]) == 2
+    error = _flat(capsys.readouterr().err)
+    assert f"error: {server} (--server) did not start: tritonserver could not be started:" in error
+    assert "No such file or directory" in error
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_an_interrupted_run_stops_the_server(
     fake_server: FakeServer,
