@@ -363,7 +363,11 @@ def no_version_folder(ctx: ModelContext) -> Iterator[Finding]:
 def ignored_version_folder(ctx: ModelContext) -> Iterator[Finding]:
     if not ctx.in_repository or (ctx.model.config is None and not_a_model(ctx.model)):
         return  # missing-config says what the folder is
+    contents = unversioned_contents(ctx.model)
+    loose = contents.names if contents is not None else ()  # no-version-folder moves them
     for folder in ctx.model.subfolders:
+        if folder.name in loose:
+            continue
         if folder.status is VersionStatus.LEADING_ZERO:
             yield ctx.about(
                 folder.path,
