@@ -85,6 +85,9 @@ ESTIMATOR_EXPORT: Files = {
     "triton_model_dir/triton_infer_model/export/Servo/1712345678/saved_model.pb": b"",
     "triton_model_dir/triton_infer_model/export/Servo/1712345678/variables/": None,
     "triton_model_dir/triton_infer_model/export/Servo/1700000000/saved_model.pb": b"",
+    # The rest of an Estimator's model_dir: graph.pbtxt is no config to rename.
+    "triton_model_dir/triton_infer_model/graph.pbtxt": "node { }",
+    "triton_model_dir/triton_infer_model/checkpoint": "",
 }
 
 
@@ -111,3 +114,14 @@ def test_tl210_estimator_export_is_reported_at_the_folder_the_server_refuses(
         '"tensorflow_savedmodel"'
     )
     assert codes(result) == ["TL210"]  # not TL212/TL213 about export/ as well
+
+
+def test_a_project_that_exports_a_savedmodel_is_not_taken_for_a_model(repo: Repo) -> None:
+    root = repo(
+        {
+            "project/train.py": "",
+            "project/export/Servo/1712345678/saved_model.pb": b"",
+        }
+    )
+    result = lint(root / "project")
+    assert all(d.path != root / "project" for d in result.diagnostics)

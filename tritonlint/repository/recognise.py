@@ -22,6 +22,8 @@ CONFIGS_FOLDER = "configs"
 #: Where TensorFlow Estimators export SavedModels: ``export/<exporter>/<timestamp>/``.
 ESTIMATOR_EXPORT_FOLDER = "export"
 _SAVED_MODEL = "saved_model.pb"
+#: Files that make a folder a project's, not a model folder a SavedModel was exported into.
+_SOURCE_SUFFIXES = (".py", ".ipynb", ".sh", "Dockerfile", "requirements.txt", ".toml", ".md")
 #: How many folders up from a file the model it belongs to is looked for
 #: (``model/1/model.savedmodel/saved_model.pb``).
 _FILE_DEPTH = 3
@@ -78,8 +80,12 @@ def is_model_folder(folder: Path, listing: Listing | None = None) -> bool:
         return True
     if not _MODEL_FILES.isdisjoint(listing.folders):
         return True
-    if ESTIMATOR_EXPORT_FOLDER in listing.folders and estimator_export(folder) is not None:
-        return True  # a SavedModel export where a model folder belongs
+    if (
+        ESTIMATOR_EXPORT_FOLDER in listing.folders
+        and not any(name.endswith(_SOURCE_SUFFIXES) for name in listing.files)
+        and estimator_export(folder) is not None
+    ):
+        return True  # a SavedModel export where a model folder belongs (not a project's)
     if not any(_numbered(name) for name in listing.folders):
         return False
     return not any(_is_nested_model(folder / name) for name in listing.folders)

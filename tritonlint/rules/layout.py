@@ -98,7 +98,17 @@ def missing_config(ctx: ModelContext) -> Iterator[Finding]:
 def _folder_advice(ctx: ModelContext) -> str | None:
     """What to do with a folder without config.pbtxt that holds something else."""
     model = ctx.model
-    lookalike = config_lookalike(model)
+    contents = unversioned_contents(model)
+    if contents is not None and contents.kind is Kind.ESTIMATOR_EXPORT:
+        export = contents.names[0]
+        return (
+            f"this folder holds a TensorFlow SavedModel export ({export}/{SAVED_MODEL}), not "
+            f"a model: tritonserver polls {model.name} as a model and refuses it with 'Could "
+            f"not determine backend for model '{model.name}''; move the contents of {export}/ "
+            f"into {model.name}/1/model.savedmodel/ and add a config.pbtxt that says "
+            'platform: "tensorflow_savedmodel"'
+        )
+    lookalike = config_lookalike(model)  # (an Estimator's model_dir holds graph.pbtxt)
     if lookalike is not None and lookalike.template:
         return (
             f"no config.pbtxt, only the template '{lookalike.name}': tritonserver reads only "
@@ -110,7 +120,6 @@ def _folder_advice(ctx: ModelContext) -> str | None:
             f"no config.pbtxt, but '{lookalike.name}' is here: tritonserver reads only "
             f"config.pbtxt{_refusal(ctx)}; rename {lookalike.name} to config.pbtxt"
         )
-    contents = unversioned_contents(model)
     if contents is not None and contents.kind is Kind.SOURCE_CODE:
         return (
             f"this folder holds source code ({', '.join(contents.names[:3])}), not a model: "
@@ -122,15 +131,6 @@ def _folder_advice(ctx: ModelContext) -> str | None:
             f"this is a TensorFlow SavedModel export ({', '.join(contents.names)}): put it in "
             f"{model.name}/1/model.savedmodel/ with a config.pbtxt that says platform: "
             '"tensorflow_savedmodel"'
-        )
-    if contents is not None and contents.kind is Kind.ESTIMATOR_EXPORT:
-        export = contents.names[0]
-        return (
-            f"this folder holds a TensorFlow SavedModel export ({export}/{SAVED_MODEL}), not "
-            f"a model: tritonserver polls {model.name} as a model and refuses it with 'Could "
-            f"not determine backend for model '{model.name}''; move the contents of {export}/ "
-            f"into {model.name}/1/model.savedmodel/ and add a config.pbtxt that says "
-            'platform: "tensorflow_savedmodel"'
         )
     first = model.subfolders[0] if model.subfolders else None
     if first is not None and first.number is not None and holds_savedmodel(first.entries):
