@@ -125,3 +125,17 @@ def test_a_project_that_exports_a_savedmodel_is_not_taken_for_a_model(repo: Repo
     )
     result = lint(root / "project")
     assert all(d.path != root / "project" for d in result.diagnostics)
+
+
+def test_tl223_not_tl211_for_a_folder_with_a_renamed_config(repo: Repo) -> None:
+    root = repo({"pre/config.pbtxt.template": 'backend: "python"\n', "pre/1/model.py": ""})
+    result = lint(root, extend_select=("TL211",))
+    assert codes(result) == ["TL223"]
+    found = only(result, "TL223")
+    assert found.severity is Severity.WARNING
+    assert found.path == root / "pre"
+    assert found.span is None
+    assert found.message.startswith(
+        "tritonserver reads only config.pbtxt and ignores 'config.pbtxt.template': it loads the "
+        "model with the config the python backend completes from model.py"
+    )
