@@ -79,3 +79,63 @@ def test_tl221_a_label_file_name_no_file_can_have(repo: Repo, name: str, problem
     assert found.message.startswith("label_filename '")
     assert problem in found.message
     assert "TL218" not in codes(lint(root))
+
+
+ESTIMATOR_EXPORT: Files = {
+    "triton_model_dir/triton_infer_model/export/Servo/1712345678/saved_model.pb": b"",
+    "triton_model_dir/triton_infer_model/export/Servo/1712345678/variables/": None,
+    "triton_model_dir/triton_infer_model/export/Servo/1700000000/saved_model.pb": b"",
+    # The rest of an Estimator's model_dir: graph.pbtxt is no config to rename.
+    "triton_model_dir/triton_infer_model/graph.pbtxt": "node { }",
+    "triton_model_dir/triton_infer_model/checkpoint": "",
+}
+
+
+@pytest.mark.parametrize(
+    "named",
+    ["", "triton_model_dir", "triton_model_dir/triton_infer_model"],
+    ids=["project", "repository", "model"],
+)
+def test_tl210_estimator_export_is_reported_at_the_folder_the_server_refuses(
+    repo: Repo, named: str
+) -> None:
+    # tritonserver --model-repository=triton_model_dir polls triton_infer_model as a model
+    # and refuses it ("Could not determine backend"); the export below it is no repository.
+    root = repo(ESTIMATOR_EXPORT)
+    result = lint(root / named)
+    assert result.models_checked == 1
+    found = only(result, "TL210")
+    assert found.path == root / "triton_model_dir" / "triton_infer_model"
+    assert found.severity is Severity.ERROR
+    assert "(export/Servo/1712345678/saved_model.pb)" in found.message  # the newest export
+    assert found.message.endswith(
+        "move the contents of export/Servo/1712345678/ into "
+        "triton_infer_model/1/model.savedmodel/ and add a config.pbtxt that says platform: "
+        '"tensorflow_savedmodel"'
+    )
+    assert codes(result) == ["TL210"]  # not TL212/TL213 about export/ as well
+
+
+def test_a_project_that_exports_a_savedmodel_is_not_taken_for_a_model(repo: Repo) -> None:
+    root = repo(
+        {
+            "project/train.py": "",
+            "project/export/Servo/1712345678/saved_model.pb": b"",
+        }
+    )
+    result = lint(root / "project")
+    assert all(d.path != root / "project" for d in result.diagnostics)
+
+
+def test_tl223_not_tl211_for_a_folder_with_a_renamed_config(repo: Repo) -> None:
+    root = repo({"pre/config.pbtxt.template": 'backend: "python"\n', "pre/1/model.py": ""})
+    result = lint(root, extend_select=("TL211",))
+    assert codes(result) == ["TL223"]
+    found = only(result, "TL223")
+    assert found.severity is Severity.WARNING
+    assert found.path == root / "pre"
+    assert found.span is None
+    assert found.message.startswith(
+        "tritonserver reads only config.pbtxt and ignores 'config.pbtxt.template': it loads the "
+        "model with the config the python backend completes from model.py"
+    )

@@ -97,6 +97,19 @@ FIXES = [
         'platform: "onnxruntime_onnx"\n',
     ),
     (
+        # A short name for a backend, as TL309 reads it, means that backend's platform.
+        'platform: "onnx"\n', {"model.onnx": b""}, "TL303",
+        'Write platform: "onnxruntime_onnx"', UNSAFE,
+        [TextEdit(Span(1, 11, 1, 17, 10, 16), '"onnxruntime_onnx"')],
+        'platform: "onnxruntime_onnx"\n',
+    ),
+    (
+        'platform: "tf"\n', {"model.savedmodel/": None}, "TL303",
+        'Write platform: "tensorflow_savedmodel"', UNSAFE,
+        [TextEdit(Span(1, 11, 1, 15, 10, 14), '"tensorflow_savedmodel"')],
+        'platform: "tensorflow_savedmodel"\n',
+    ),
+    (
         'platform: "onnx"\nbackend: "onnxruntime"\n', {"model.onnx": b""}, "TL304",
         'Write platform: "onnxruntime_onnx"', UNSAFE,
         [TextEdit(Span(1, 11, 1, 17, 10, 16), '"onnxruntime_onnx"')],
@@ -122,7 +135,7 @@ FIXES = [
     FIXES,
     ids=[
         "TL301-rename", "TL301-platform", "TL301-tensorflow", "TL302-rename", "TL302-backend",
-        "TL302-swap", "TL303", "TL304", "TL309", "TL307",
+        "TL302-swap", "TL303", "TL303-short", "TL303-tensorflow", "TL304", "TL309", "TL307",
     ],
 )  # fmt: skip
 def test_platform_fix(
@@ -153,6 +166,8 @@ def test_platform_fix(
         ('backend: "tensorflow"\n', {}, "TL304"),
         # No platform is close to this one.
         ('platform: "caffe2_netdef"\n', {}, "TL303"),
+        # tf: savedmodel or graphdef? Nothing in the version folder says.
+        ('platform: "tf"\n', {}, "TL303"),
     ],
 )
 def test_platform_findings_without_a_certain_edit_have_no_fix(

@@ -123,6 +123,9 @@ class ModelFolder:
     config_file: str = "config.pbtxt"
     #: The model with each of its alternative configs (``configs/*.pbtxt``), in byte order.
     alternatives: tuple[ModelFolder, ...] = ()
+    #: In a folder without config.pbtxt, the SavedModel a TensorFlow Estimator exported
+    #: there (``export/<exporter>/<timestamp>``, the folder holding ``saved_model.pb``).
+    estimator_export: str | None = None
     _config: ConfigDocument | None = field(default=None, repr=False)
     #: The sources read so far, by path in the folder (see :meth:`source`).
     _sources: dict[str, str | None] = field(default_factory=dict, init=False, repr=False)

@@ -19,6 +19,11 @@ CONFIG_NAME = "config.pbtxt"
 #: The folder of alternative configs (``tritonserver --model-config-name NAME`` reads
 #: ``configs/NAME.pbtxt`` in place of ``config.pbtxt``).
 CONFIGS_FOLDER = "configs"
+#: Where TensorFlow Estimators export SavedModels: ``export/<exporter>/<timestamp>/``.
+ESTIMATOR_EXPORT_FOLDER = "export"
+_SAVED_MODEL = "saved_model.pb"
+#: Files that make a folder a project's, not a model folder a SavedModel was exported into.
+_SOURCE_SUFFIXES = (".py", ".ipynb", ".sh", "Dockerfile", "requirements.txt", ".toml", ".md")
 #: How many folders up from a file the model it belongs to is looked for
 #: (``model/1/model.savedmodel/saved_model.pb``).
 _FILE_DEPTH = 3
@@ -75,9 +80,36 @@ def is_model_folder(folder: Path, listing: Listing | None = None) -> bool:
         return True
     if not _MODEL_FILES.isdisjoint(listing.folders):
         return True
+    if (
+        ESTIMATOR_EXPORT_FOLDER in listing.folders
+        and not any(name.endswith(_SOURCE_SUFFIXES) for name in listing.files)
+        and estimator_export(folder) is not None
+    ):
+        return True  # a SavedModel export where a model folder belongs (not a project's)
     if not any(_numbered(name) for name in listing.folders):
         return False
     return not any(_is_nested_model(folder / name) for name in listing.folders)
+
+
+def estimator_export(folder: Path) -> str | None:
+    """The newest SavedModel a TensorFlow Estimator exported into ``folder``, as the path of
+    its timestamp folder relative to ``folder`` (``export/Servo/1712345678``), or None.
+
+    The server polls such a folder as a model and refuses it; reported at that folder, a
+    repository that holds one is found where the server is pointed at, not below it.
+    """
+    export = folder / ESTIMATOR_EXPORT_FOLDER
+    for exporter in list_folder(export).folders:
+        stamps = [
+            (number, name)
+            for name in list_folder(export / exporter).folders
+            for status, number in [classify_version(name)]
+            if status is VersionStatus.VALID and number is not None
+        ]
+        for _, name in sorted(stamps, reverse=True):
+            if is_file_here(export / exporter / name / _SAVED_MODEL):
+                return f"{ESTIMATOR_EXPORT_FOLDER}/{exporter}/{name}"
+    return None
 
 
 def _is_nested_model(folder: Path) -> bool:

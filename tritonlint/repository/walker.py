@@ -30,7 +30,9 @@ from tritonlint.repository.model import (
 from tritonlint.repository.recognise import (
     CONFIG_NAME,
     CONFIGS_FOLDER,
+    ESTIMATOR_EXPORT_FOLDER,
     Listing,
+    estimator_export,
     is_model_folder,
     is_repository,
     list_folder,
@@ -136,6 +138,10 @@ def read_model(folder: Path, load: LoaderFactory, problems: list[WalkProblem]) -
         subfolders=tuple(subfolders),
         loader=loader,
     )
+    if config_entry is None and any(
+        entry.is_dir and entry.name == ESTIMATOR_EXPORT_FOLDER for entry in entries
+    ):
+        model.estimator_export = estimator_export(folder)
     model.alternatives = tuple(_alternatives(model, load))
     return model
 

@@ -47,6 +47,8 @@ class Kind(str, Enum):
     SOURCE_CODE = "source code"
     #: ``saved_model.pb`` (and ``variables/``) as TensorFlow exports them.
     SAVEDMODEL_EXPORT = "SavedModel export"
+    #: A SavedModel a TensorFlow Estimator exported (``export/<exporter>/<timestamp>/``).
+    ESTIMATOR_EXPORT = "Estimator export"
     #: Model files directly in the model folder, with no version folder.
     LOOSE_MODEL_FILES = "model files"
 
@@ -78,6 +80,8 @@ def unversioned_contents(model: ModelFolder) -> Contents | None:
     """What a model folder without any numbered version folder holds, where it says."""
     if numbered(model):
         return None
+    if model.estimator_export is not None:
+        return Contents(Kind.ESTIMATOR_EXPORT, (model.estimator_export,))
     if holds_savedmodel(model.entries):
         shown = [SAVED_MODEL] + (["variables/"] if model.entry("variables") else [])
         return Contents(Kind.SAVEDMODEL_EXPORT, tuple(shown))

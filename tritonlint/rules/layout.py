@@ -46,10 +46,12 @@ _AUTO_COMPLETING = frozenset({"tensorrt", "onnxruntime", "openvino", "python"})
 
     The message fits what the folder holds: a config under another name (`config.txt`,
     `config.pbtxt.txt`, `resnet_config.pbtxt`) is to be renamed, a `config.pbtxt.template`
-    filled in; a folder of source code (scripts, a Dockerfile, requirements.txt, no version
-    folder) is no model and belongs outside the repository, since the server polls every
-    folder there; a TensorFlow SavedModel export (`saved_model.pb`, `variables/`), in the
-    folder or unwrapped in `1/`, goes into `1/model.savedmodel/`.
+    filled in (where the server can complete a config without it, TL223 warns instead); a
+    folder of source code (scripts, a Dockerfile, requirements.txt, no version folder) is no
+    model and belongs outside the repository, since the server polls every folder there; a
+    TensorFlow SavedModel export (`saved_model.pb`, `variables/`), in the folder, unwrapped
+    in `1/`, or as TensorFlow Estimators export it (`export/<name>/<timestamp>/`), goes into
+    `1/model.savedmodel/`.
     """,
     bad="""
     model_repository/classifier/1/weights.bin      # no config.pbtxt
@@ -67,6 +69,8 @@ _AUTO_COMPLETING = frozenset({"tensorrt", "onnxruntime", "openvino", "python"})
 def missing_config(ctx: ModelContext) -> Iterator[Finding]:
     if not ctx.in_repository or ctx.model.config is not None:
         return
+    if config_lookalike(ctx.model) is not None and _completes_without_config(ctx):
+        return  # ignored-config-file: the server loads it, ignoring the file
     advice = _folder_advice(ctx)
     if advice is not None:
         yield ctx.about(ctx.model.path, advice)
@@ -94,18 +98,28 @@ def missing_config(ctx: ModelContext) -> Iterator[Finding]:
 def _folder_advice(ctx: ModelContext) -> str | None:
     """What to do with a folder without config.pbtxt that holds something else."""
     model = ctx.model
-    lookalike = config_lookalike(model)
+    contents = unversioned_contents(model)
+    if contents is not None and contents.kind is Kind.ESTIMATOR_EXPORT:
+        export = contents.names[0]
+        return (
+            f"this folder holds a TensorFlow SavedModel export ({export}/{SAVED_MODEL}), not "
+            f"a model: tritonserver polls {model.name} as a model and refuses it with 'Could "
+            f"not determine backend for model '{model.name}''; move the contents of {export}/ "
+            f"into {model.name}/1/model.savedmodel/ and add a config.pbtxt that says "
+            'platform: "tensorflow_savedmodel"'
+        )
+    lookalike = config_lookalike(model)  # (an Estimator's model_dir holds graph.pbtxt)
     if lookalike is not None and lookalike.template:
         return (
             f"no config.pbtxt, only the template '{lookalike.name}': tritonserver reads only "
-            "config.pbtxt; fill the template in and save the result as config.pbtxt"
+            f"config.pbtxt{_refusal(ctx)}; fill the template in and save the result as "
+            "config.pbtxt"
         )
     if lookalike is not None:
         return (
             f"no config.pbtxt, but '{lookalike.name}' is here: tritonserver reads only "
-            f"config.pbtxt; rename {lookalike.name} to config.pbtxt"
+            f"config.pbtxt{_refusal(ctx)}; rename {lookalike.name} to config.pbtxt"
         )
-    contents = unversioned_contents(model)
     if contents is not None and contents.kind is Kind.SOURCE_CODE:
         return (
             f"this folder holds source code ({', '.join(contents.names[:3])}), not a model: "
@@ -126,6 +140,93 @@ def _folder_advice(ctx: ModelContext) -> str | None:
             'config.pbtxt that says platform: "tensorflow_savedmodel"'
         )
     return None
+
+
+def _completes_without_config(ctx: ModelContext) -> bool:
+    """Whether the server loads the model without config.pbtxt (auto-complete on): it can tell
+    the backend from the folder, and that backend completes a config."""
+    if not numbered(ctx.model):
+        return False  # no-version-folder: refused whatever the config
+    completed = ctx.completed
+    return not (
+        completed.undeterminable
+        or completed.platform == "tensorflow_graphdef"
+        or completed.backend == "pytorch"
+    )
+
+
+def _refusal(ctx: ModelContext) -> str:
+    """Why the server refuses a model folder without config.pbtxt, after ``config.pbtxt``."""
+    completed = ctx.completed
+    if completed.undeterminable:
+        return (
+            " and, without it, refuses the model with 'Could not determine backend for model "
+            f"'{ctx.model.name}''"
+        )
+    if completed.platform == "tensorflow_graphdef" or completed.backend == "pytorch":
+        return (
+            f" and, without it, refuses the model: the {completed.backend} backend cannot "
+            f"complete a configuration from {completed.default_model_filename}"
+        )
+    return ""
+
+
+@rule(
+    "TL223",
+    "ignored-config-file",
+    Severity.WARNING,
+    summary="a config under another name (a template, config.txt) that tritonserver ignores",
+    explanation="""
+    tritonserver reads a model's configuration from `config.pbtxt` and from no other file:
+    `config.pbtxt.template`, `config.pbtxt.txt`, `config.txt` or `resnet_config.pbtxt` are
+    never read. Where the version folder holds a model file the server can tell the backend
+    from (`model.py`, `model.onnx`, `model.plan`, `model.savedmodel/`, OpenVINO's
+    `model.xml`), it still loads the model, with a configuration the backend completes from
+    that file (`auto-complete`), so whatever the ignored file sets (batching, instance
+    groups, parameters, tensor names) does not apply; a server started with
+    `--disable-auto-complete-config` refuses the model. Fill the template in, or rename the
+    file, to config.pbtxt. (Without such a model file, or for a PyTorch or GraphDef model,
+    the server refuses the model: TL210. Alternative configs in `configs/` are read with
+    `--model-config-name` and are not meant here.)
+    """,
+    bad="""
+    model_repository/preprocess/config.pbtxt.template
+    model_repository/preprocess/1/model.py
+    """,
+    good="""
+    model_repository/preprocess/config.pbtxt:
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]
+      output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]
+      dynamic_batching { }
+    model_repository/preprocess/1/model.py
+    """,
+)
+def ignored_config_file(ctx: ModelContext) -> Iterator[Finding]:
+    if not ctx.in_repository or ctx.model.config is not None:
+        return
+    lookalike = config_lookalike(ctx.model)
+    if lookalike is None or not _completes_without_config(ctx):
+        return
+    completed = ctx.completed
+    how = (
+        f"the config the {completed.backend} backend completes from "
+        f"{completed.default_model_filename}"
+        if completed.backend in _AUTO_COMPLETING or completed.backend == "tensorflow"
+        else f"the config the custom backend '{completed.backend}' completes"
+    )
+    todo = (
+        "fill the template in and save the result as config.pbtxt"
+        if lookalike.template
+        else f"rename {lookalike.name} to config.pbtxt"
+    )
+    yield ctx.about(
+        ctx.model.path,
+        f"tritonserver reads only config.pbtxt and ignores '{lookalike.name}': it loads the "
+        f"model with {how}, without anything {lookalike.name} sets (and refuses it with "
+        f"--disable-auto-complete-config); {todo}",
+    )
 
 
 @rule(
@@ -156,6 +257,8 @@ def _folder_advice(ctx: ModelContext) -> str | None:
 def auto_completed_config(ctx: ModelContext) -> Iterator[Finding]:
     if not ctx.in_repository or ctx.model.config is not None:
         return
+    if config_lookalike(ctx.model) is not None:
+        return  # ignored-config-file (or missing-config) says more
     completed = ctx.completed
     if completed.undeterminable or completed.platform == "tensorflow_graphdef":
         return
@@ -260,7 +363,11 @@ def no_version_folder(ctx: ModelContext) -> Iterator[Finding]:
 def ignored_version_folder(ctx: ModelContext) -> Iterator[Finding]:
     if not ctx.in_repository or (ctx.model.config is None and not_a_model(ctx.model)):
         return  # missing-config says what the folder is
+    contents = unversioned_contents(ctx.model)
+    loose = contents.names if contents is not None else ()  # no-version-folder moves them
     for folder in ctx.model.subfolders:
+        if folder.name in loose:
+            continue
         if folder.status is VersionStatus.LEADING_ZERO:
             yield ctx.about(
                 folder.path,

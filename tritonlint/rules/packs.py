@@ -80,9 +80,9 @@ PACKS: tuple[Pack, ...] = (
     Pack(
         "layout",
         (
-            "missing config, version folders (missing, ignored, malformed), version policy, the "
-            "model file each backend loads, label files, hidden folders, file names no file can "
-            "have, a config.pbtxt in a version folder"
+            "missing config (or one under another name), version folders (missing, ignored, "
+            "malformed), version policy, the model file each backend loads, label files, hidden "
+            "folders, file names no file can have, a config.pbtxt in a version folder"
         ),
         (layout,),
     ),

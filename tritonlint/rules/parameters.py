@@ -137,6 +137,14 @@ def invalid_backend_parameter(ctx: ModelContext) -> Iterator[Finding]:
     if config is None:
         return
     for key, parameter in config.parameters.items():
-        message = _bad_parameter(ctx.completed.backend, key, parameter.string_value, ctx.name)
+        field = ("parameters", key, "value", "string_value")
+        if not ctx.located(field):
+            continue  # no string_value written: the syntax or schema rules say why
+        backend, value = ctx.completed.backend, parameter.string_value
+        message = _bad_parameter(backend, key, value, ctx.name)
+        if message is not None and not value:  # the backend's words quote nothing
+            choices = _documented(backend, key)
+            expected = f"one of {', '.join(choices)}" if choices else "an integer"
+            message = f"{key} is empty; the {backend} backend refuses it (write {expected})"
         if message is not None:
-            yield ctx.at(("parameters", key, "value", "string_value"), message)
+            yield ctx.at(field, message)

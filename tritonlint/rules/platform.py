@@ -194,7 +194,9 @@ def _platform_as_backend_fix(ctx: ModelContext) -> tuple[Fix, ...]:
     of `tensorrt_plan`, `onnxruntime_onnx`, `pytorch_libtorch`, `tensorflow_savedmodel`,
     `tensorflow_graphdef` or `ensemble`. Anything else (a typo, an old name such as
     `tensorflow_savedmodel_v2`) leaves the model without a backend. An unsafe fix writes the
-    closest platform, when there is one (check that it is the one you meant).
+    closest platform, when there is one, or the platform of the backend a usual short name
+    stands for (`onnx`: `onnxruntime_onnx`, as TL309 reads backends); check that it is the
+    one you meant.
     """,
     bad="""
     name: "text_detector"
@@ -214,13 +216,32 @@ def unknown_platform(ctx: ModelContext) -> Iterator[Finding]:
     if completed.backend or completed.platform == ENSEMBLE:
         return
     known = [*PLATFORMS, ENSEMBLE]
-    close = difflib.get_close_matches(config.platform, known, n=1, cutoff=0.5)
-    hint = f"; did you mean '{close[0]}'?" if close else f"; known platforms: {', '.join(known)}"
+    meant = _meant_platform(ctx, config.platform)
+    hint = f"; did you mean '{meant}'?" if meant else f"; known platforms: {', '.join(known)}"
     yield ctx.at(
         ("platform",),
         _UNEXPECTED_PLATFORM.format(platform=config.platform, model=ctx.name) + hint,
-        fixes=_value_fix(ctx, "platform", close[0]) if close else (),
+        fixes=_value_fix(ctx, "platform", meant) if meant else (),
     )
+
+
+def _meant_platform(ctx: ModelContext, written: str) -> str | None:
+    """The platform ``written`` is a slip of: a close spelling, or the platform of the
+    backend a short name stands for (``onnx``: ``onnxruntime_onnx``; for TensorFlow, the
+    one whose model file the first version folder holds)."""
+    known = [*PLATFORMS, ENSEMBLE]
+    close = difflib.get_close_matches(written, known, n=1, cutoff=0.5)
+    if close:
+        return close[0]
+    slip = misspelt_backend(written)
+    if slip is None:
+        return None
+    platforms = [platform for platform, (own, _) in PLATFORMS.items() if own == slip.backend]
+    if len(platforms) == 1:
+        return platforms[0]
+    first = ctx.model.subfolders[0] if ctx.model.subfolders else None
+    held = [p for p in platforms if first is not None and first.entry(PLATFORMS[p][1])]
+    return held[0] if len(held) == 1 else None
 
 
 def _value_fix(ctx: ModelContext, name: str, value: str) -> tuple[Fix, ...]:
