@@ -267,3 +267,19 @@ def test_random_bytes_never_raise(tmp_path: Path) -> None:
         result = read_python(write(tmp_path, data))
         assert isinstance(result, PythonModel)
         assert result.syntax_error is not None or result.model_class is None
+
+
+def test_a_base_class_nested_too_deeply_to_read(tmp_path: Path) -> None:
+    chain = "a" + ".b" * 900
+    path = write(tmp_path, f"import a\n\nclass TritonPythonModel({chain}):\n    pass\n")
+    assert read_python(path) == ModelFileProblem(
+        path,
+        "the Python model is too deeply nested to read: a base class of TritonPythonModel "
+        "(line 3) nests more than 100 levels",
+    )
+
+
+def test_a_long_base_class_within_the_limit_is_read(tmp_path: Path) -> None:
+    chain = "a" + ".b" * 90
+    found = model_class(tmp_path, f"class TritonPythonModel({chain}):\n    pass\n")
+    assert found.bases == (chain,)

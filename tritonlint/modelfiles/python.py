@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from tritonlint.modelfiles.depth import MAX_DEPTH, deeper_than
 from tritonlint.modelfiles.files import UnreadableFile, read_bounded
 from tritonlint.modelfiles.signature import ModelFileProblem
 
@@ -96,11 +97,18 @@ def read_python(path: Path) -> PythonModel | ModelFileProblem:
     except ValueError as error:
         return PythonModel(path, _null_byte(source, str(error)), model_class=None)
     except (RecursionError, MemoryError):
-        return ModelFileProblem(path, "the Python model is nested too deeply to be parsed")
+        return ModelFileProblem(path, "the Python model is too deeply nested to read")
     model_class: ModelClass | None = None
     elsewhere = False
     for statement in _top_level(tree.body):
         if isinstance(statement, ast.ClassDef) and statement.name == MODEL_CLASS:
+            deep = next((base for base in statement.bases if deeper_than(base)), None)
+            if deep is not None:
+                return ModelFileProblem(
+                    path,
+                    f"the Python model is too deeply nested to read: a base class of "
+                    f"{MODEL_CLASS} (line {deep.lineno}) nests more than {MAX_DEPTH} levels",
+                )
             model_class = _model_class(statement)
         elif MODEL_CLASS in _bound_names(statement):
             elsewhere = True
