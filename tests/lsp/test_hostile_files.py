@@ -1,5 +1,6 @@
-"""A workspace of hostile model files: the language server publishes each one's finding, and
-the other files' findings, never stopping for one file it cannot read."""
+"""A workspace of hostile files: the language server publishes each model file's finding, and
+the other files' findings, never stopping for one file it cannot read; a settings file nested
+too deeply is logged, naming the file, and the defaults apply."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ pytestmark = pytest.mark.asyncio
 
 @pytest.fixture
 def expected(tmp_path: Path) -> list[Expected]:
+    (tmp_path / ".tritonlint.toml").write_text("select = " + "[" * 500 + "]" * 500 + "\n")
     return make_hostile_repository(tmp_path / "models")
 
 
@@ -48,7 +50,7 @@ def has(found: set[tuple[str, str, str]], expected: Expected) -> bool:
     )
 
 
-async def test_every_hostile_file_gets_its_finding_and_the_others_theirs(
+async def test_every_hostile_file_gets_its_finding_and_the_others_theirs_or_a_warning(
     client: LanguageClient, tmp_path: Path, expected: list[Expected]
 ) -> None:
     try:
@@ -57,3 +59,7 @@ async def test_every_hostile_file_gets_its_finding_and_the_others_theirs(
         missing = [e for e in expected if not has(published(client, tmp_path), e)]
         shown = published(client, tmp_path)
         raise AssertionError(f"not published: {missing}; published: {shown}") from None
+    assert any(
+        ".tritonlint.toml: arrays or tables nested more than 32 levels" in message.message
+        for message in client.log_messages
+    ), [message.message for message in client.log_messages]
