@@ -20,11 +20,11 @@ repositories = ["deploy/model_repository"]
 Every key is validated here; a file that is not TOML, a key that is not one of these, a value of
 the wrong type, an unknown rule or an unknown release raises :class:`SettingsError`, whose
 message names the file and the key (a file whose arrays or tables nest more than
-:data:`MAX_DEPTH` levels deep raises it too, naming the file). Command-line options override the file (``--select``
-replaces ``select``; ``--extend-select`` and ``--ignore`` add to the file's lists). The glob
-patterns of ``per-file-ignores`` and ``exclude`` are relative to the folder of the settings
-file (see :class:`PathPatterns`), and so are the folders of ``repositories``, which must
-exist.
+:data:`MAX_DEPTH` levels deep raises it too, naming the file). Command-line options override
+the file (``--select`` replaces ``select``; ``--extend-select`` and ``--ignore`` add to the
+file's lists). The glob patterns of ``per-file-ignores`` and ``exclude`` are relative to the
+folder of the settings file (see :class:`PathPatterns`), and so are the folders of
+``repositories``, which must exist.
 """
 
 from __future__ import annotations

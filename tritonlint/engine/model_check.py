@@ -12,6 +12,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from tritonlint import environment
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine.checks import model_diagnostics
 from tritonlint.repository.graph import ModelEdges, edges_of
@@ -144,5 +145,6 @@ def can_fork() -> bool:
 
 
 def default_jobs() -> int:
-    """Worker processes to use: ``TRITONLINT_JOBS``, else one per core."""
-    return int(os.environ.get("TRITONLINT_JOBS", "0") or 0) or (os.cpu_count() or 1)
+    """Worker processes to use: ``TRITONLINT_JOBS``, else one per core (an
+    :class:`~tritonlint.environment.EnvironmentSettingError` for a value that is neither)."""
+    return environment.jobs() or os.cpu_count() or 1
