@@ -150,6 +150,11 @@ TOO_DEEP = "arrays or tables nested more than 32 levels deep; no setting nests m
         (".tritonlint.toml", f"select = {DEEP_ARRAYS}\n", TOO_DEEP),
         (".tritonlint.toml", "select = " + "[" * 40 + "]" * 40 + "\n", TOO_DEEP),
         ("pyproject.toml", f"[tool.tritonlint]\nseverity = {DEEP_TABLES}\n", TOO_DEEP),
+        (
+            ".tritonlint.toml",
+            "# " + "x" * 1024 * 1024 + "\n",
+            "larger than 1 MiB, which no settings file is; it is not read",
+        ),
     ],
 )
 def test_a_bad_file_is_an_error_naming_file_and_key(

@@ -20,7 +20,8 @@ repositories = ["deploy/model_repository"]
 Every key is validated here; a file that is not TOML, a key that is not one of these, a value of
 the wrong type, an unknown rule or an unknown release raises :class:`SettingsError`, whose
 message names the file and the key (a file whose arrays or tables nest more than
-:data:`MAX_DEPTH` levels deep raises it too, naming the file). Command-line options override
+:data:`MAX_DEPTH` levels deep, or one larger than :data:`MAX_BYTES`, raises it too, naming the
+file). Command-line options override
 the file (``--select`` replaces ``select``; ``--extend-select`` and ``--ignore`` add to the
 file's lists). The glob patterns of ``per-file-ignores`` and ``exclude`` are relative to the
 folder of the settings file (see :class:`PathPatterns`), and so are the folders of
@@ -302,10 +303,20 @@ def _too_deep(path: Path) -> SettingsError:
     )
 
 
+#: Bytes of a settings file read: a pyproject.toml is some kilobytes.
+MAX_BYTES = 1024 * 1024
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:
-            data: dict[str, Any] = tomllib.load(handle)
+            raw = handle.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
+            raise SettingsError(
+                f"{display_path(path)}: larger than {MAX_BYTES // 1024 // 1024} MiB, which no "
+                "settings file is; it is not read"
+            )
+        data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
         return data
     except tomllib.TOMLDecodeError as error:
         raise SettingsError(f"{display_path(path)}: not valid TOML: {error}") from None
