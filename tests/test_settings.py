@@ -107,6 +107,13 @@ def test_every_key_is_read(project: Path) -> None:
 # --- Validation ---------------------------------------------------------------------------------
 
 
+#: Arrays and inline tables nested past what the TOML parser reads without its recursion
+#: running out.
+DEEP_ARRAYS = "[" * 500 + "]" * 500
+DEEP_TABLES = "{ a = " * 500 + "}" * 500
+TOO_DEEP = "arrays or tables nested more than 32 levels deep; no setting nests more than 3"
+
+
 @pytest.mark.parametrize(
     ("name", "text", "phrase"),
     [
@@ -140,6 +147,14 @@ def test_every_key_is_read(project: Path) -> None:
             "key 'tool.tritonlint.triton-version': must be a string",
         ),
         ("pyproject.toml", "[tool]\ntritonlint = 3\n", "key 'tool.tritonlint' must be a table"),
+        (".tritonlint.toml", f"select = {DEEP_ARRAYS}\n", TOO_DEEP),
+        (".tritonlint.toml", "select = " + "[" * 40 + "]" * 40 + "\n", TOO_DEEP),
+        ("pyproject.toml", f"[tool.tritonlint]\nseverity = {DEEP_TABLES}\n", TOO_DEEP),
+        (
+            ".tritonlint.toml",
+            "# " + "x" * 1024 * 1024 + "\n",
+            "larger than 1 MiB, which no settings file is; it is not read",
+        ),
     ],
 )
 def test_a_bad_file_is_an_error_naming_file_and_key(
@@ -205,6 +220,7 @@ def test_a_bad_flag_is_an_error_even_with_a_good_file(
         ('triton-version = "2.99"\n', "key 'triton-version'"),
         ('triton-versions = "2.51"\n', "unknown key 'triton-versions'"),
         ("triton-version = 2.51\n", "key 'triton-version'"),
+        (f"select = {DEEP_ARRAYS}\n", TOO_DEEP),
     ],
 )
 def test_a_bad_file_exits_2_naming_file_and_key(

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tritonlint import __version__
+from tritonlint.environment import EnvironmentSettingError
 from tritonlint.exit_status import EXIT_CLEAN, EXIT_USAGE, add_fail_options, exit_status
 from tritonlint.format.options import add_format_command
 from tritonlint.report.console import (
@@ -679,7 +680,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise UsageError(str(error)) from None
         parser.print_help()
         return EXIT_USAGE
-    except UsageError as error:
+    except (UsageError, EnvironmentSettingError) as error:
         color = getattr(args, "color", "auto")
         rich_console(color, stderr=True).print(f"tritonlint: error: {error}", style="bold red")
         return EXIT_USAGE

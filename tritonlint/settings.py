@@ -19,11 +19,13 @@ repositories = ["deploy/model_repository"]
 
 Every key is validated here; a file that is not TOML, a key that is not one of these, a value of
 the wrong type, an unknown rule or an unknown release raises :class:`SettingsError`, whose
-message names the file and the key. Command-line options override the file (``--select``
-replaces ``select``; ``--extend-select`` and ``--ignore`` add to the file's lists). The glob
-patterns of ``per-file-ignores`` and ``exclude`` are relative to the folder of the settings
-file (see :class:`PathPatterns`), and so are the folders of ``repositories``, which must
-exist.
+message names the file and the key (a file whose arrays or tables nest more than
+:data:`MAX_DEPTH` levels deep, or one larger than :data:`MAX_BYTES`, raises it too, naming the
+file). Command-line options override
+the file (``--select`` replaces ``select``; ``--extend-select`` and ``--ignore`` add to the
+file's lists). The glob patterns of ``per-file-ignores`` and ``exclude`` are relative to the
+folder of the settings file (see :class:`PathPatterns`), and so are the folders of
+``repositories``, which must exist.
 """
 
 from __future__ import annotations
@@ -289,15 +291,52 @@ class PathPatterns:
 # --- Finding and reading the file -------------------------------------------------------------
 
 
+#: Levels of arrays and tables a settings file may nest: its keys nest three at most
+#: (``[tool.tritonlint]``, ``per-file-ignores``, a list of codes).
+MAX_DEPTH = 32
+
+
+def _too_deep(path: Path) -> SettingsError:
+    return SettingsError(
+        f"{display_path(path)}: arrays or tables nested more than {MAX_DEPTH} levels deep; "
+        "no setting nests more than 3"
+    )
+
+
+#: Bytes of a settings file read: a pyproject.toml is some kilobytes.
+MAX_BYTES = 1024 * 1024
+
+
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
         with path.open("rb") as handle:
-            data: dict[str, Any] = tomllib.load(handle)
+            raw = handle.read(MAX_BYTES + 1)
+        if len(raw) > MAX_BYTES:
+            raise SettingsError(
+                f"{display_path(path)}: larger than {MAX_BYTES // 1024 // 1024} MiB, which no "
+                "settings file is; it is not read"
+            )
+        data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
         return data
     except tomllib.TOMLDecodeError as error:
         raise SettingsError(f"{display_path(path)}: not valid TOML: {error}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise SettingsError(f"{display_path(path)}: cannot read it: {error}") from None
+    except RecursionError:  # the TOML parser recurses into each nested array or table
+        raise _too_deep(path) from None
+
+
+def _check_depth(table: dict[str, Any], path: Path) -> None:
+    """Refuse a table that nests deeper than :data:`MAX_DEPTH`, before anything walks it."""
+    pending: list[tuple[object, int]] = [(table, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise _too_deep(path)
+        if isinstance(value, dict):
+            pending.extend((item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            pending.extend((item, depth + 1) for item in value)
 
 
 def _tool_table(data: dict[str, Any], path: Path) -> dict[str, Any] | None:
@@ -316,6 +355,8 @@ def _settings_table(path: Path) -> tuple[dict[str, Any], str] | None:
     """The table of tritonlint settings in ``path`` and how to name its keys, or None."""
     data = _read_toml(path)
     table = _tool_table(data, path)
+    if table is not None or path.name != PYPROJECT:  # (other tools' tables are theirs)
+        _check_depth(data if table is None else table, path)
     if path.name == PYPROJECT:
         return (table, "tool.tritonlint.") if table is not None else None
     if table is not None:

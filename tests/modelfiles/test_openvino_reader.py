@@ -382,3 +382,21 @@ def test_layouts_are_those_openvino_reads(tmp_path: Path) -> None:
     ]
     assert theirs == ["[N,C,H,W]", "[N,...]", "[...]"]  # the last: no layout
     assert [t.layout for t in (*found.inputs, *found.outputs)] == ["[N,C,H,W]", "[N,...]", None]
+
+
+@pytest.mark.parametrize(
+    ("encoding", "why"),
+    [
+        ("x-nope", "unknown encoding: x-nope"),
+        ("rot13", "'rot13' is not a text encoding"),
+        ("shift_jis", "multi-byte encodings are not supported"),
+    ],
+)
+def test_a_declared_encoding_that_cannot_be_read(tmp_path: Path, encoding: str, why: str) -> None:
+    path = tmp_path / "model.xml"
+    path.write_bytes(f'<?xml version="1.0" encoding="{encoding}"?>\n<net version="11"/>'.encode())
+    message = problem(path)
+    assert message.startswith(
+        "the OpenVINO model declares a character encoding that cannot be read ("
+    )
+    assert why in message

@@ -4,6 +4,8 @@ says, and never an import or a run of it."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 
 from tritonlint.modelfiles.python import (
     MAX_PYTHON_BYTES,
+    MAX_PYTHON_UNITS,
     ModelClass,
     PythonModel,
     PythonSyntaxError,
@@ -267,3 +270,58 @@ def test_random_bytes_never_raise(tmp_path: Path) -> None:
         result = read_python(write(tmp_path, data))
         assert isinstance(result, PythonModel)
         assert result.syntax_error is not None or result.model_class is None
+
+
+def test_a_base_class_nested_too_deeply_to_read(tmp_path: Path) -> None:
+    chain = "a" + ".b" * 900
+    path = write(tmp_path, f"import a\n\nclass TritonPythonModel({chain}):\n    pass\n")
+    assert read_python(path) == ModelFileProblem(
+        path,
+        "the Python model is too deeply nested to read: a base class of TritonPythonModel "
+        "(line 3) nests more than 100 levels",
+    )
+
+
+def test_a_long_base_class_within_the_limit_is_read(tmp_path: Path) -> None:
+    chain = "a" + ".b" * 90
+    found = model_class(tmp_path, f"class TritonPythonModel({chain}):\n    pass\n")
+    assert found.bases == (chain,)
+
+
+MEASURE = """
+import resource, sys
+from pathlib import Path
+from tritonlint.modelfiles.python import read_python
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = read_python(Path(sys.argv[1]))
+grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+print(grown // 1024, getattr(result, "message", type(result).__name__))
+"""
+
+
+def test_a_file_of_more_units_than_are_parsed_takes_little_memory(tmp_path: Path) -> None:
+    # Within the size limit, one-character lines would make a syntax tree of 1.8 GB.
+    path = write(tmp_path, b"x\n" * (MAX_PYTHON_BYTES // 2))
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(path)], capture_output=True, text=True, check=True
+    )
+    megabytes, message = done.stdout.strip().split(" ", 1)
+    assert message == (
+        f"the Python model has more than {MAX_PYTHON_UNITS} words, symbols and lines, more than "
+        "are parsed (its syntax tree would take hundreds of megabytes)"
+    )
+    assert int(megabytes) < 100
+
+
+def test_most_of_a_megabyte_of_code_is_parsed(tmp_path: Path) -> None:
+    methods = "".join(
+        f"    def step_{index}(self, value):\n        return value * {index} + self.offset\n\n"
+        for index in range(10_000)
+    )
+    source = (
+        f"class TritonPythonModel:\n{methods}    def execute(self, requests):\n        return []\n"
+    )
+    assert len(source) > 700_000
+    found = model_class(tmp_path, source)
+    assert found.has_execute
+    assert len(found.methods) == 10_001

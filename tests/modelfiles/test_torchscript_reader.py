@@ -7,6 +7,8 @@ import io
 import os
 import pickle
 import struct
+import subprocess
+import sys
 import tracemalloc
 import zipfile
 from collections import OrderedDict
@@ -258,7 +260,8 @@ def test_class_without_forward(tmp_path: Path) -> None:
 
 
 def test_code_that_does_not_parse(tmp_path: Path) -> None:
-    members = {"model/data.pkl": TORCH_PICKLE, "model/code/__torch__.py": b"class Model(:\n"}
+    code = b"class Model(Module):\n  def forward(self: __torch__.Model, x: Tensor -> Tensor:\n"
+    members = {"model/data.pkl": TORCH_PICKLE, "model/code/__torch__.py": code}
     message = problem(archive(tmp_path / "model.pt", members))
     assert message.startswith(
         "the TorchScript model has code that does not parse: model/code/__torch__.py ("
@@ -280,7 +283,7 @@ def test_a_deflate_bomb_is_not_inflated(tmp_path: Path) -> None:
     finally:
         tracemalloc.stop()
     assert message == (
-        "the TorchScript model has a code file larger than 8 MiB: model/code/__torch__.py"
+        "the TorchScript model has a code file larger than 4 MiB: model/code/__torch__.py"
     )
     assert peak < 3 * MAX_CODE_BYTES
 
@@ -331,3 +334,89 @@ def test_zip64_end_records_of_a_small_archive_are_read(tmp_path: Path) -> None:
     path = tmp_path / "model.pt"
     path.write_bytes(with_zip64_end(data, 2, directory))
     assert view(read_torchscript(path)) == ([("x", "Tensor")], ["Tensor"])
+
+
+def code_archive(tmp_path: Path, code: bytes) -> Path:
+    members = {"model/data.pkl": TORCH_PICKLE, "model/code/__torch__.py": code}
+    return archive(tmp_path / "model.pt", members, zipfile.ZIP_DEFLATED)
+
+
+def test_forward_of_the_module_class_among_others(tmp_path: Path) -> None:
+    code = (
+        b"class Helper(Module):\n"
+        b"  def forward(self: __torch__.Helper,\n    y: int) -> int:\n    return y\n"
+        b"class Model(Module):\n"
+        b"  training : bool\n"
+        b"  def helper(self: __torch__.Model) -> int:\n"
+        b"    def forward(z: float) -> float:\n      return z\n"
+        b"    return 1\n"
+        b"  def forward(self: __torch__.Model,\n"
+        b"    x: Tensor,\n"
+        b"    y: Dict[str, Tensor]=None) -> Tuple[Tensor, Tensor]:\n"
+        b"    _0 = {'a:': x}\n"
+        b"    return (x, x)\n"
+        b"class Other(Module):\n"
+        b"  def forward(self: __torch__.Other) -> Tensor:\n    return 1\n"
+    )
+    assert view(read_torchscript(code_archive(tmp_path, code))) == (
+        [("x", "Tensor"), ("y", "Dict[str, Tensor]")],
+        ["Tensor", "Tensor"],
+    )
+
+
+def test_forward_with_its_body_on_the_same_line(tmp_path: Path) -> None:
+    code = b"class Model(Module):\n  def forward(self: __torch__.Model, x: Tensor) -> Tensor: return x\n"
+    assert view(read_torchscript(code_archive(tmp_path, code))) == ([("x", "Tensor")], ["Tensor"])
+
+
+def test_forward_annotated_with_an_attribute_chain_too_deep_to_read(tmp_path: Path) -> None:
+    chain = b"a" + b".b" * 900
+    code = b"class Model(Module):\n  def forward(self: __torch__.Model,\n    x: " + chain
+    code += b") -> Tensor:\n    return x\n"
+    assert problem(code_archive(tmp_path, code)) == (
+        "the TorchScript model is too deeply nested to read: an annotation of forward in "
+        "model/code/__torch__.py nests more than 100 levels"
+    )
+
+
+def test_forward_header_past_its_limit(tmp_path: Path) -> None:
+    arguments = b"".join(b"    x%d: Tensor,\n" % index for index in range(20_000))
+    code = b"class Model(Module):\n  def forward(self: __torch__.Model,\n" + arguments
+    code += b"    last: Tensor) -> Tensor:\n    return last\n"
+    assert problem(code_archive(tmp_path, code)) == (
+        "the TorchScript model has a forward definition longer than 262144 characters: "
+        "model/code/__torch__.py"
+    )
+
+
+def test_a_small_archive_whose_code_inflates_past_the_budget(tmp_path: Path) -> None:
+    # Some 8 MB of code in an archive of a few kilobytes: refused once 4 MiB are inflated.
+    code = MODEL_CODE + b"    _0 = x\n" * 720_000
+    path = code_archive(tmp_path, code)
+    assert path.stat().st_size < 64 * 1024
+    assert problem(path) == (
+        "the TorchScript model has a code file larger than 4 MiB: model/code/__torch__.py"
+    )
+
+
+MEASURE = """
+import resource, sys
+from pathlib import Path
+from tritonlint.modelfiles.torchscript import read_torchscript
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+result = read_torchscript(Path(sys.argv[1]))
+grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
+print(type(result).__name__, grown // 1024)
+"""
+
+
+def test_code_just_within_the_budget_is_read_in_little_memory(tmp_path: Path) -> None:
+    # A syntax tree of this code would take some 2 GB; only forward's header is parsed.
+    body = b"    x\n" * ((MAX_CODE_BYTES - len(MODEL_CODE)) // 6)
+    path = code_archive(tmp_path, MODEL_CODE + body)
+    done = subprocess.run(
+        [sys.executable, "-c", MEASURE, str(path)], capture_output=True, text=True, check=True
+    )
+    kind, megabytes = done.stdout.split()
+    assert kind == "ModelSignature"
+    assert int(megabytes) < 200

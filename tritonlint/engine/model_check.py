@@ -12,11 +12,14 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
+from tritonlint import environment
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine.checks import model_diagnostics
 from tritonlint.repository.graph import ModelEdges, edges_of
 from tritonlint.repository.model import ModelFolder, Repository
 from tritonlint.rules.base import Rule
+from tritonlint.rules.registry import by_stage
+from tritonlint.stage_rules import StageRule
 from tritonlint.suppression import FileSuppressions, read_suppressions
 
 
@@ -45,6 +48,12 @@ class _ModelChecker:
         return {name: self._check(self.repository.by_name[name]) for name in names}
 
     def _check(self, model: ModelFolder) -> ModelCheck:
+        try:
+            return self._check_model(model)
+        except Exception as error:  # one model's failure leaves the others' findings whole
+            return ModelCheck([_check_failed(model, error)], _edges_or_none(model), None)
+
+    def _check_model(self, model: ModelFolder) -> ModelCheck:
         findings = model_diagnostics(self.repository, model, self.rules)
         document = model.config
         suppressions = None
@@ -56,6 +65,29 @@ class _ModelChecker:
                 not_run |= self.content_rules
             suppressions = read_suppressions(document, folder, not_run)
         return ModelCheck(findings, edges_of(model), suppressions)
+
+
+def _check_failed(model: ModelFolder, error: Exception) -> Diagnostic:
+    """The finding of a model whose check failed: a bug of tritonlint's, or a file that took
+    it past a limit of the interpreter (its recursion limit, the memory there is)."""
+    if isinstance(error, RecursionError):
+        why = "something in it is too deeply nested to read"
+    elif isinstance(error, MemoryError):
+        why = "reading it takes more memory than there is"
+    else:
+        why = (
+            f"tritonlint failed ({type(error).__name__}: {error}); this is a bug, please report it"
+        )
+    return by_stage(StageRule.UNREADABLE_PATH).diagnostic(
+        f"this model could not be checked: {why}", model.path
+    )
+
+
+def _edges_or_none(model: ModelFolder) -> ModelEdges:
+    try:
+        return edges_of(model)
+    except Exception:
+        return ModelEdges()
 
 
 #: Below this many models a check stays in one process: starting workers costs more.
@@ -113,5 +145,6 @@ def can_fork() -> bool:
 
 
 def default_jobs() -> int:
-    """Worker processes to use: ``TRITONLINT_JOBS``, else one per core."""
-    return int(os.environ.get("TRITONLINT_JOBS", "0") or 0) or (os.cpu_count() or 1)
+    """Worker processes to use: ``TRITONLINT_JOBS``, else one per core (an
+    :class:`~tritonlint.environment.EnvironmentSettingError` for a value that is neither)."""
+    return environment.jobs() or os.cpu_count() or 1

@@ -15,8 +15,9 @@ waits until no request came for that long.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Awaitable, Callable
+
+from tritonlint import environment
 
 #: How long after an edit its check waits for more edits, by default: not at all.
 DEBOUNCE = 0.0
@@ -29,11 +30,8 @@ READING = 0.1
 def debounce() -> float:
     """The delay, in seconds, between an edit and its check (``TRITONLINT_LSP_DEBOUNCE_MS``
     in the environment, in milliseconds; by default none)."""
-    value = os.environ.get("TRITONLINT_LSP_DEBOUNCE_MS", "")
-    try:
-        return max(0.0, float(value) / 1000) if value else DEBOUNCE
-    except ValueError:
-        return DEBOUNCE
+    milliseconds = environment.debounce_ms()
+    return DEBOUNCE if milliseconds is None else milliseconds / 1000
 
 
 class Checks:

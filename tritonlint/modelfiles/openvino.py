@@ -172,6 +172,12 @@ class _Net:
                 f"is not well-formed XML: {expat.ErrorString(error.code)} at line "
                 f"{error.lineno}, column {error.offset + 1}"
             ) from None
+        except (LookupError, ValueError) as error:
+            # An encoding that expat does not know is looked up among Python's codecs, which
+            # may not have it (LookupError), or be no text encoding or a multi-byte one.
+            raise _Unreadable(
+                f"declares a character encoding that cannot be read ({error})"
+            ) from None
         if self.version is None:
             raise _Unreadable("is not an OpenVINO IR file: it has no <net> element")
 

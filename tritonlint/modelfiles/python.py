@@ -13,16 +13,28 @@ own encoding declaration and report a bad encoding as the syntax error it is on 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from tritonlint.modelfiles.depth import MAX_DEPTH, deeper_than
 from tritonlint.modelfiles.files import UnreadableFile, read_bounded
 from tritonlint.modelfiles.signature import ModelFileProblem
 
 #: Larger files are not parsed: the syntax tree takes some 130 times the source's size in
 #: memory (benchmarks/model_file_readers.py), and a model.py is some kilobytes.
 MAX_PYTHON_BYTES = 2 * 1024 * 1024
+
+#: Words, symbols and line ends a parsed file may have. Each costs up to about 900 bytes of
+#: syntax tree (a line of one name: a statement and a name), so a file of one-character
+#: lines within the size limit would take 1.8 GB; this bounds the tree to some 270 MB. Real
+#: code has a unit every 4 bytes or so: a megabyte of it is within the limit.
+MAX_PYTHON_UNITS = 300_000
+
+_UNITS = re.compile(rb"\w+|[^\w\s]|\n")
+#: Bytes of source counted at a time.
+_STRETCH = 64 * 1024
 
 #: The class the Python backend instantiates.
 MODEL_CLASS = "TritonPythonModel"
@@ -89,6 +101,12 @@ def read_python(path: Path) -> PythonModel | ModelFileProblem:
         source = read_bounded(path, MAX_PYTHON_BYTES)
     except UnreadableFile as error:
         return ModelFileProblem(path, f"the Python model {error}")
+    if _too_many_units(source):
+        return ModelFileProblem(
+            path,
+            f"the Python model has more than {MAX_PYTHON_UNITS} words, symbols and lines, "
+            "more than are parsed (its syntax tree would take hundreds of megabytes)",
+        )
     try:
         tree = ast.parse(source, filename=str(path))
     except SyntaxError as error:
@@ -96,17 +114,38 @@ def read_python(path: Path) -> PythonModel | ModelFileProblem:
     except ValueError as error:
         return PythonModel(path, _null_byte(source, str(error)), model_class=None)
     except (RecursionError, MemoryError):
-        return ModelFileProblem(path, "the Python model is nested too deeply to be parsed")
+        return ModelFileProblem(path, "the Python model is too deeply nested to read")
     model_class: ModelClass | None = None
     elsewhere = False
     for statement in _top_level(tree.body):
         if isinstance(statement, ast.ClassDef) and statement.name == MODEL_CLASS:
+            deep = next((base for base in statement.bases if deeper_than(base)), None)
+            if deep is not None:
+                return ModelFileProblem(
+                    path,
+                    f"the Python model is too deeply nested to read: a base class of "
+                    f"{MODEL_CLASS} (line {deep.lineno}) nests more than {MAX_DEPTH} levels",
+                )
             model_class = _model_class(statement)
         elif MODEL_CLASS in _bound_names(statement):
             elsewhere = True
     return PythonModel(
         path, None, model_class=model_class, model_class_elsewhere=elsewhere and not model_class
     )
+
+
+def _too_many_units(source: bytes) -> bool:
+    """Whether ``source`` has more than :data:`MAX_PYTHON_UNITS` units; counted a stretch at
+    a time (a unit cut in two at a stretch's end counts twice) and only where the file has
+    more bytes than that, as a unit takes one byte at least."""
+    if len(source) <= MAX_PYTHON_UNITS:
+        return False
+    count = 0
+    for start in range(0, len(source), _STRETCH):
+        count += _UNITS.subn(b"", source[start : start + _STRETCH])[1]
+        if count > MAX_PYTHON_UNITS:
+            return True
+    return False
 
 
 def _syntax_error(error: SyntaxError, source: bytes) -> PythonSyntaxError:

@@ -11,8 +11,15 @@ here let a rule say which argument is not.
 
 This reader never unpickles anything: the top module's class is the first global that
 ``data.pkl`` names (its first opcodes, read with :mod:`pickletools`, which decodes opcodes and
-executes none), and that class's ``forward`` is found by parsing its code file with
-:func:`ast.parse`. Outputs have no names in TorchScript (the backend matches them by position,
+executes none), and that class's ``forward`` is found in its code file as ``torch.jit.save``
+prints it: the line ``class <name>`` at the start of a line, and in its block the first
+``def forward`` indented as the block's first line. Only that definition's header (the
+``def`` up to its colon, found with :mod:`tokenize`, at most :data:`MAX_HEADER_CHARS`) is
+parsed with :func:`ast.parse`, never the whole file: a syntax tree takes several hundred times
+its source's size in memory, and a code file of a few megabytes would take gigabytes. A
+mistake elsewhere in the file is not seen (``torch::jit::load`` reports it).
+
+Outputs have no names in TorchScript (the backend matches them by position,
 ``OUTPUT__0``, or by the config's order): when ``forward``'s return annotation says how many
 tensors it returns (``Tensor``: one; ``Tuple[Tensor, Tensor]``: one per element) the outputs are
 that many :class:`TensorSpec` named by their position (``"0"``, ``"1"``); any other return type
@@ -21,8 +28,11 @@ gives no element types or shapes: ``data_type`` and ``dims`` are None, and ``sou
 the annotation as written (``Tensor``, ``Dict[str, Tensor]``, ``float``).
 
 The archive is read within limits: the zip's central directory is sized before
-:mod:`zipfile` reads it, and only the few members needed are read, each up to a size limit, so
-a zip bomb or an archive of a million members costs no more than a small model.
+:mod:`zipfile` reads it, and only the few members needed are read, each up to a size limit
+(the code file: :data:`MAX_CODE_BYTES` once inflated, whatever its header claims), so a zip
+bomb or an archive of a million members costs no more than a small model. An annotation
+nested more than :data:`~tritonlint.modelfiles.depth.MAX_DEPTH` levels deep is a model too
+deeply nested to read.
 """
 
 from __future__ import annotations
@@ -31,12 +41,15 @@ import ast
 import io
 import lzma
 import pickletools
+import re
 import struct
+import tokenize
 import zipfile
 import zlib
 from pathlib import Path
 from typing import BinaryIO
 
+from tritonlint.modelfiles.depth import MAX_DEPTH, deeper_than
 from tritonlint.modelfiles.files import UnreadableFile, describe_size, regular_size
 from tritonlint.modelfiles.signature import ModelFileProblem, ModelSignature, TensorSpec
 
@@ -47,8 +60,14 @@ MAX_MEMBERS = 200_000
 #: Bytes of the zip's central directory (about 100 bytes per member).
 MAX_CENTRAL_DIRECTORY = 32 * 1024 * 1024
 
-#: Bytes of one code file: generated code of the largest models is well under a megabyte.
-MAX_CODE_BYTES = 8 * 1024 * 1024
+#: Bytes of the top module's code file, once inflated: ``torch.jit.save`` writes one file per
+#: Python module of the model's classes, and even a frozen model with every layer inlined in
+#: its ``forward`` has well under a megabyte of code.
+MAX_CODE_BYTES = 4 * 1024 * 1024
+
+#: Characters of ``forward``'s header (``def forward(...) -> ...:``), the one part of the code
+#: that is parsed: some 40 per argument, so room for thousands of arguments.
+MAX_HEADER_CHARS = 256 * 1024
 
 #: Bytes read from the start of ``data.pkl``: the top module's class is named in its first
 #: opcodes.
@@ -164,14 +183,87 @@ def _forward(archive: zipfile.ZipFile) -> ast.FunctionDef:
     source_name = code + module.replace(".", "/") + ".py"
     if source_name not in members:
         raise _NotTorchScript(f"has no code for its module class {module}.{class_name}")
-    tree = _parse(_read(archive, source_name, MAX_CODE_BYTES), source_name)
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == class_name:
-            for item in node.body:
-                if isinstance(item, ast.FunctionDef) and item.name == "forward":
-                    return item
-            raise _NotTorchScript(f"has no forward method in its module class {class_name}")
-    raise _NotTorchScript(f"has no class {class_name} in {source_name}")
+    return _find_forward(_read(archive, source_name, MAX_CODE_BYTES), class_name, source_name)
+
+
+#: The start of a line that is no part of an indented block.
+_UNINDENTED = re.compile(r"^[^ \t\r\n#]", re.MULTILINE)
+#: The first line of a block with something in it, and its indentation.
+_BLOCK_LINE = re.compile(r"^([ \t]+)[^ \t\r\n#]", re.MULTILINE)
+_FORWARD = re.compile(r"^([ \t]+)def[ \t]+forward\b", re.MULTILINE)
+
+
+def _find_forward(source: bytes, class_name: str, name: str) -> ast.FunctionDef:
+    """The definition of ``class_name``'s ``forward`` in the code file ``name``, of which only
+    the header is parsed (its body is left out: ``pass``)."""
+    try:
+        text = source.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _NotTorchScript(f"has code that does not parse: {name} ({error})") from None
+    header = re.compile(rf"^class[ \t]+{re.escape(class_name)}\b", re.MULTILINE).search(text)
+    if header is None:
+        raise _NotTorchScript(f"has no class {class_name} in {name}")
+    line_end = text.find("\n", header.end())
+    body_start = len(text) if line_end < 0 else line_end + 1
+    after = _UNINDENTED.search(text, body_start)
+    body_end = len(text) if after is None else after.start()
+    first = _BLOCK_LINE.search(text, body_start, body_end)
+    forward = None
+    if first is not None:
+        forward = next(
+            (
+                found
+                for found in _FORWARD.finditer(text, body_start, body_end)
+                if found.group(1) == first.group(1)
+            ),
+            None,
+        )
+    if forward is None:
+        raise _NotTorchScript(f"has no forward method in its module class {class_name}")
+    start = forward.start() + len(forward.group(1))
+    definition = _parse(_header(text[start : start + MAX_HEADER_CHARS + 1], name), name)
+    function = definition.body[0]
+    assert isinstance(function, ast.FunctionDef)
+    arguments = function.args
+    annotations = [
+        argument.annotation
+        for argument in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]
+        if argument.annotation is not None
+    ]
+    if function.returns is not None:
+        annotations.append(function.returns)
+    if any(deeper_than(annotation) for annotation in annotations):
+        raise _NotTorchScript(
+            f"is too deeply nested to read: an annotation of forward in {name} nests more "
+            f"than {MAX_DEPTH} levels"
+        )
+    return function
+
+
+def _header(text: str, name: str) -> str:
+    """The definition that starts ``text`` (``def forward(...) -> ...:``), up to its colon,
+    with a body of ``pass``."""
+    brackets = 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type != tokenize.OP:
+                continue
+            if token.string in "([{":
+                brackets += 1
+            elif token.string in ")]}":
+                brackets -= 1
+            elif token.string == ":" and brackets == 0:
+                row, column = token.end
+                lines = text.split("\n", row)
+                return "\n".join([*lines[: row - 1], lines[row - 1][:column]]) + "\n  pass\n"
+    except (tokenize.TokenError, SyntaxError) as error:
+        if len(text) <= MAX_HEADER_CHARS:
+            raise _NotTorchScript(f"has code that does not parse: {name} ({error})") from None
+    if len(text) > MAX_HEADER_CHARS:
+        raise _NotTorchScript(
+            f"has a forward definition longer than {MAX_HEADER_CHARS} characters: {name}"
+        )
+    raise _NotTorchScript(f"has code that does not parse: {name} (forward's header has no end)")
 
 
 def _read(archive: zipfile.ZipFile, name: str, limit: int, *, head: bool = False) -> bytes:
@@ -212,11 +304,13 @@ def _checked(module: str, name: str) -> tuple[str, str]:
     return module, name
 
 
-def _parse(source: bytes, name: str) -> ast.Module:
+def _parse(source: str, name: str) -> ast.Module:
     try:
         return ast.parse(source, filename=name)
-    except (SyntaxError, ValueError, RecursionError, MemoryError) as error:
+    except (SyntaxError, ValueError) as error:
         raise _NotTorchScript(f"has code that does not parse: {name} ({error})") from None
+    except (RecursionError, MemoryError):
+        raise _NotTorchScript(f"is too deeply nested to read: {name}") from None
 
 
 def _inputs(forward: ast.FunctionDef) -> tuple[TensorSpec, ...]:

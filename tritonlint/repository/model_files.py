@@ -8,12 +8,16 @@ editor's re-checks do not read a model file again until it changes.
 A repository laid out before its models are copied in holds empty files where the models go
 (or a model.py of comments alone): they are placeholders, not read. A Git LFS pointer, the
 text a clone without ``git lfs pull`` leaves where a binary model should be, is read as the
-problem it is.
+problem it is. So is a named pipe, a device or a socket where the model file belongs (or a
+symbolic link to one): decided from its status alone, it is never opened (opening a pipe
+waits for a writer, a device such as ``/dev/zero`` never ends), nor taken for an empty
+placeholder.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -77,10 +81,18 @@ def model_file(model: ModelFolder, completed: Completed, config: Any | None) -> 
     if found is None:
         return None
     number, path, status = found
-    if status.st_size == 0:
-        return None
     kind = file_format(completed)
     assert kind is not None  # a file is only looked for in a format that is read
+    special = _special_file(path, status)
+    if special is not None:
+        problem = ModelFileProblem(
+            path,
+            f"the model file {path.name} is {special}, not a regular file: it is not read, "
+            "and the backend cannot load a model from it",
+        )
+        return ModelFile(path, number, kind, problem)
+    if status.st_size == 0:
+        return None
     if kind == "python" and status.st_size <= _MAX_NOTE_BYTES and _only_comments(path):
         return None
     if kind in _BINARY_FORMATS and status.st_size <= _MAX_NOTE_BYTES and _lfs_pointer(path):
@@ -115,6 +127,25 @@ def newest_model_file(
         except OSError:
             continue
     return None
+
+
+#: What a file that is neither a regular file nor a folder is, by its type in ``st_mode``.
+_SPECIAL_FILES = (
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def _special_file(path: Path, status: os.stat_result) -> str | None:
+    """What the file at ``path`` (of ``status``, symbolic links followed) is when it is a pipe,
+    a device or a socket (``a symbolic link to a named pipe``); None for a regular file or a
+    folder. Nothing is opened."""
+    kind = next((name for test, name in _SPECIAL_FILES if test(status.st_mode)), None)
+    if kind is None:
+        return None
+    return f"a symbolic link to {kind}" if path.is_symlink() else kind
 
 
 def _lfs_pointer(path: Path) -> bool:
@@ -157,14 +188,34 @@ def _tensorflow_choices(config: Any | None) -> tuple[str | None, str | None]:
 def _read(
     path: Path, kind: str, tag: str | None, signature: str | None, size: int, mtime_ns: int
 ) -> Read:
-    """Read ``path`` as ``kind``; ``size`` and ``mtime_ns`` key the cache to the file's state."""
+    """Read ``path`` as ``kind``; ``size`` and ``mtime_ns`` key the cache to the file's state.
+
+    A reader that fails (a file that takes it past a limit of the interpreter, or a bug in
+    it) makes the file unreadable, a finding of its own, rather than ending the check of
+    every other model.
+    """
     del size, mtime_ns
-    if kind == "onnx":
-        return read_onnx(path)
-    if kind == "torchscript":
-        return read_torchscript(path)
-    if kind == "savedmodel":
-        return read_savedmodel(path, tag=tag, signature=signature)
-    if kind == "openvino":
-        return read_openvino(path)
-    return read_python(path)
+    try:
+        if kind == "onnx":
+            return read_onnx(path)
+        if kind == "torchscript":
+            return read_torchscript(path)
+        if kind == "savedmodel":
+            return read_savedmodel(path, tag=tag, signature=signature)
+        if kind == "openvino":
+            return read_openvino(path)
+        return read_python(path)
+    except RecursionError:
+        return ModelFileProblem(
+            path, f"the {FORMAT_NAMES[kind]} model is too deeply nested to read"
+        )
+    except MemoryError:
+        return ModelFileProblem(
+            path, f"the {FORMAT_NAMES[kind]} model takes more memory to read than there is"
+        )
+    except Exception as error:
+        return ModelFileProblem(
+            path,
+            f"the {FORMAT_NAMES[kind]} model could not be read: tritonlint's reader failed "
+            f"({type(error).__name__}: {error}); this is a bug, please report it",
+        )

@@ -92,7 +92,10 @@ UNREADABLE_PATH = declare(
     summary="a file or folder cannot be read",
     explanation="""
     The path does not exist, or permissions forbid reading it. tritonserver would fail on
-    it as well (or silently skip it); tritonlint goes on with the other paths.
+    it as well (or silently skip it); tritonlint goes on with the other paths. A model that
+    tritonlint itself fails to check (something in it nested past the interpreter's
+    recursion limit, or a bug of tritonlint's, which the message asks to report) is
+    reported here too, on its folder, and the other models are still checked.
     """,
     bad="""
     model_repository/resnet/config.pbtxt: <mode 000>   # no one may read it

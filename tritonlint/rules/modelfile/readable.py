@@ -21,9 +21,14 @@ from tritonlint.rules.context import Finding, ModelContext
     is truncated, corrupt, of another format (a PyTorch checkpoint saved with `torch.save`
     where TorchScript is loaded, a TensorRT plan named model.onnx), a Git LFS pointer left
     by a clone without `git lfs pull`, or a SavedModel without the signature the backend
-    uses, fails the backend's load. The message says what the file is instead. An empty
-    file is a placeholder (a repository laid out before its models are copied in) and is not
-    reported; the other model-file checks skip a model whose file is reported here.
+    uses, fails the backend's load. The message says what the file is instead. A named
+    pipe, a device or a socket in the model file's place (or a symbolic link to one) is
+    reported without being opened. A file past a limit of the reader (a TorchScript code
+    file over 4 MiB once inflated, a model.py of more than 300,000 words and symbols, an
+    expression nested more than 100 levels deep) is reported too, as one it does not read.
+    An empty file is a placeholder (a repository laid out before its models are copied in)
+    and is not reported; the other model-file checks skip a model whose file is reported
+    here.
     """,
     bad="""
     model_repository/resnet50/config.pbtxt:
