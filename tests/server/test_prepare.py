@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,21 @@ def test_staging_copies_linked_folders_and_stops_at_loops(tmp_path: Path) -> Non
     assert (copy / "1" / "model.py").read_text() == TRIVIAL_PYTHON_MODEL
     assert (elsewhere / "1" / "model.py").read_text() == ""  # written in the copy only
     assert not (elsewhere / "1" / "__pycache__").exists()
+
+
+def test_staging_leaves_pipes_and_devices_out_unopened(tmp_path: Path) -> None:
+    source = tmp_path / "repo"
+    _model(source, "piped", 'backend: "python"\n', "1/.gitkeep")
+    os.mkfifo(source / "piped" / "1" / "model.py")  # opening it would block until a writer came
+    _model(source, "device", 'backend: "onnxruntime"\n', "1/.gitkeep")
+    (source / "device" / "1" / "model.onnx").symlink_to("/dev/zero")  # copying it never ends
+    staged = stage_repository(
+        source,
+        tmp_path / "staged",
+        cpu_only=True,
+        python_placeholders=PythonPlaceholders.TRIVIAL,
+    )
+    piped, device = staged.models["piped"], staged.models["device"]
+    assert not (piped.path / "1" / "model.py").exists()
+    assert not os.path.lexists(device.path / "1" / "model.onnx")
+    assert piped.adjustments == [] and device.adjustments == []

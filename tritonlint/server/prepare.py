@@ -19,6 +19,7 @@ import enum
 import os
 import re
 import shutil
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -253,7 +254,11 @@ def _precompile(model: ModelInfo) -> None:
 
 
 def _is_placeholder(path: Path) -> bool:
-    return path.stat().st_size == 0 or not path.read_bytes().strip()
+    """An empty (or blank) regular file; a pipe or a device is never opened, nor a placeholder."""
+    status = path.stat()
+    if not stat.S_ISREG(status.st_mode):
+        return False
+    return status.st_size == 0 or not path.read_bytes().strip()
 
 
 # -- files ------------------------------------------------------------------------------------
@@ -275,11 +280,14 @@ def _copy_tree(source: Path, dest: Path, seen: frozenset[str] = frozenset()) -> 
 
 def _copy_file(src: Path, dst: Path) -> None:
     try:
-        size = src.stat().st_size
+        status = src.stat()
     except OSError:  # a dangling link: keep it dangling
         if src.is_symlink():
             dst.symlink_to(os.readlink(src))
         return
+    if not stat.S_ISREG(status.st_mode):
+        return  # a pipe, a socket or a device (or a link to one) is never opened: left out
+    size = status.st_size
     if size > LINK_THRESHOLD and not src.name.endswith((".pbtxt", ".py")):
         dst.symlink_to(src.resolve())
     else:
