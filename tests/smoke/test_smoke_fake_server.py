@@ -141,7 +141,8 @@ def test_refusal_is_mapped_to_the_rule_and_the_line(
 def test_a_refusal_names_paths_from_the_repository_not_from_its_copy_or_this_machine(
     fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
 ) -> None:
-    refuse = "# fake-refuse: failed to read text proto from {repository}/m/config.pbtxt in {repository}\n"
+    why = "failed to read text proto from {repository}/m/config.pbtxt in {repository}"
+    refuse = f"# fake-refuse: {why}\n"
     repo = _repo(tmp_path / "models", {"m": GOOD + refuse})
     (model,) = _smoke(repo, fake_server).models
     finding = model.diagnostic
