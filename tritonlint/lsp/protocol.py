@@ -93,8 +93,8 @@ class Protocol(LanguageServerProtocol):
     def receive(self, body: bytes, skipped: Callable[[str], None]) -> bool:
         """Handle the message ``body``; False where it is not JSON (its frame was wrong).
 
-        A request whose params (or id, or method) do not fit gets an InvalidParams error;
-        any other message that cannot be read is told to ``skipped``.
+        A request whose params do not fit its method gets an InvalidParams error; any other
+        message that cannot be read is told to ``skipped``.
         """
         try:
             data = json.loads(body)
