@@ -9,6 +9,8 @@ tests/rules/cases/README.md); the examples' format in tests/rule_examples.py.
   rule.
 * Every rule's bad example yields its finding and its good example is clean (a smoke rule's
   on the real server: tests/smoke/test_smoke_examples.py).
+* No finding of a case or an example names the folder it was built in: a message says paths
+  from the repository's root.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ def test_case(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     options = _options(case)
     target = root / case.lint if case.lint else root
     found = _smoke(case, root, tmp_path, monkeypatch) if case.smoke else _lint(target, options)
+    assert _naming(found, tmp_path) == []
     if case.codes is not None:
         assert [d.code for d in found] == list(case.codes)
     of_rule = [d for d in found if d.code == case.code]
@@ -62,6 +65,18 @@ def test_case(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
         assert [fix.title for fix in finding.fixes] == [case.fix]
     if case.fixed is not None:
         assert assert_fix_resolves(finding, target, **options) == case.fixed
+
+
+def _naming(found: Sequence[Diagnostic], folder: Path) -> list[str]:
+    """The texts of ``found`` that name ``folder``: messages, related places' messages and fix
+    titles say paths from the repository's root, so that they read the same on every
+    machine."""
+    texts = [
+        text
+        for d in found
+        for text in (d.message, *(r.message for r in d.related), *(f.title for f in d.fixes))
+    ]
+    return [text for text in texts if str(folder) in text or str(folder.resolve()) in text]
 
 
 def _says(finding: Diagnostic, case: Case) -> bool:
@@ -177,7 +192,9 @@ def test_documented_examples_are_real(rule: Rule, tmp_path: Path) -> None:
         with written(example, tmp_path / kind) as root:
             if kind == "bad":
                 unshowable = unreadable_yet_read(example, root)
-            found[kind] = [d.code for d in lint(root, extend_select=(rule.code,)).diagnostics]
+            diagnostics = lint(root, extend_select=(rule.code,)).diagnostics
+            assert _naming(diagnostics, tmp_path) == []
+            found[kind] = [d.code for d in diagnostics]
     assert found["good"] == [], f"the good example yields {found['good']}"
     if rule.pack == "smoke":
         return

@@ -133,6 +133,10 @@ def test_staging_never_changes_the_source(tmp_path: Path) -> None:
     assert (gpu.path / "1" / "model.py").read_text() == TRIVIAL_PYTHON_MODEL
     assert ADJUST_KIND_GPU in gpu.adjustments
     assert staged.to_source_paths(f"{gpu.path}/1/model.py") == f"{source.resolve()}/gpu/1/model.py"
+    for root in (staged.path, source.resolve()):
+        assert staged.to_repository_paths(f"{root}/gpu/1/model.py in {root}") == (
+            "gpu/1/model.py in repo"
+        )
 
 
 def test_native_placeholders_only_when_every_model_file_is_there(tmp_path: Path) -> None:

@@ -63,7 +63,9 @@ def judge(model: str) -> tuple[int, str]:
         time.sleep(3600)
     refuse = re.search(r"^# fake-refuse: (.*)$", config, re.MULTILINE)
     if refuse:
-        return 400, f"load failed for model '{model}': {refuse.group(1)}"
+        # ({repository} in the refusal: the folder the server was given, as it names it.)
+        reason = refuse.group(1).replace("{repository}", str(REPOSITORY))
+        return 400, f"load failed for model '{model}': {reason}"
     backend = re.search(r'^backend:\s*"([^"]*)"', config, re.MULTILINE)
     available = listed("FAKE_TRITON_BACKENDS") or {"python"}
     if backend and backend.group(1) not in available:

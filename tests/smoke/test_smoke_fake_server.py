@@ -146,6 +146,21 @@ def test_refusal_is_mapped_to_the_rule_and_the_line(
     assert_released(result)
 
 
+def test_a_refusal_names_paths_from_the_repository_not_from_its_copy_or_this_machine(
+    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
+) -> None:
+    why = "failed to read text proto from {repository}/m/config.pbtxt in {repository}"
+    refuse = f"# fake-refuse: {why}\n"
+    repo = _repo(tmp_path / "models", {"m": GOOD + refuse})
+    (model,) = _smoke(repo, fake_server).models
+    finding = model.diagnostic
+    assert finding is not None and finding.code == "TL030"
+    assert finding.message.endswith(
+        "load failed for model 'm': failed to read text proto from m/config.pbtxt in models"
+    )
+    assert str(tmp_path) not in finding.message
+
+
 def test_every_model_loaded_exits_zero_and_says_which_server_ran(
     fake_server: FakeServer,
     tmp_path: Path,

@@ -11,19 +11,34 @@ LSP ends them (pygls' own split them where ``str.splitlines`` does).
 
 A client cancels requests it no longer needs, often after their answer went out: that is
 normal, not worth the warning pygls logs for it (editors show it as an error).
+
+What the client sends is read here (:meth:`Protocol.receive`), not by pygls' loop, which sends
+no answer to a request whose params do not fit its method and logs the client's mistakes as
+the server's: a request that cannot be read is answered with InvalidParams (-32602), and
+anything else that is no message is skipped, with a line in the log that says why.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Generator
 from concurrent.futures import Future
-from typing import Any
+from typing import Any, TypeGuard
 
+from cattrs import transform_error
+from cattrs.errors import ClassValidationError
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.protocol import LanguageServerProtocol
+from pygls.protocol.json_rpc import (
+    JsonRPCNotification,
+    JsonRPCRequestMessage,
+    JsonRPCResponseMessage,
+)
 from pygls.protocol.language_server import lsp_method
 
 from tritonlint.lsp.documents import Documents
+from tritonlint.lsp.stdio import shown
 
 
 class Protocol(LanguageServerProtocol):
@@ -72,3 +87,85 @@ class Protocol(LanguageServerProtocol):
     def _handle_cancel_notification(self, msg_id: Any) -> None:
         if msg_id in self._request_futures:
             super()._handle_cancel_notification(msg_id)
+
+    # -- reading the client's messages ------------------------------------------------------
+
+    def receive(self, body: bytes, skipped: Callable[[str], None]) -> bool:
+        """Handle the message ``body``; False where it is not JSON (its frame was wrong).
+
+        A request whose params do not fit its method gets an InvalidParams error; any other
+        message that cannot be read is told to ``skipped``.
+        """
+        try:
+            data = json.loads(body)
+        except ValueError:  # not JSON, or not in a Unicode encoding
+            skipped(f"a body that is not JSON: {shown(body)}")
+            return False
+        if not isinstance(data, dict) or data.get("jsonrpc") != self.VERSION:
+            skipped(f"a message that is not JSON-RPC {self.VERSION}: {shown(body)}")
+            return True
+        problem = _envelope_problem(data)
+        if problem is not None:
+            skipped(f"a message whose {problem}: {shown(body)}")
+            return True
+        try:
+            message = self._structured(data)
+        except Exception as error:  # what the client sent does not fit
+            self._refuse(data, _why(error), skipped)
+            return True
+        try:
+            self.handle_message(message)
+        except Exception as error:  # a handler failed: the server's error
+            self._server._report_server_error(error, JsonRpcException)
+        return True
+
+    def _structured(self, data: dict[str, Any]) -> Any:
+        """The message as pygls' handlers take it (as pygls' ``structure_message`` makes it,
+        without logging the client's mistakes as errors of the server's)."""
+        kind: Any
+        if "id" in data:
+            if "error" in data:
+                kind = types.ResponseErrorMessage
+            elif "method" in data:
+                kind = self.get_message_type(data["method"]) or JsonRPCRequestMessage
+            else:
+                kind = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
+        else:
+            kind = self.get_message_type(data.get("method", "")) or JsonRPCNotification
+        return self._converter.structure(data, kind)
+
+    def _refuse(self, data: dict[str, Any], why: str, skipped: Callable[[str], None]) -> None:
+        """Answer a request that cannot be read with InvalidParams; skip anything else."""
+        method, msg_id = data.get("method"), data.get("id")
+        if isinstance(method, str) and _is_id(msg_id):
+            error = types.ResponseError(
+                code=types.ErrorCodes.InvalidParams,
+                message=f"invalid params for {method}: {why}",
+            )
+            self._send_response(msg_id, error=error)
+        elif isinstance(method, str) and "id" not in data:
+            skipped(f"a {method} notification with invalid params: {why}")
+        else:
+            skipped(f"a message that cannot be read: {why}")
+
+
+def _envelope_problem(data: dict[str, Any]) -> str | None:
+    """What makes ``data`` no JSON-RPC message though it says it is one, or None."""
+    if "method" in data and not isinstance(data["method"], str):
+        return "method is not a string"
+    if "id" in data and not _is_id(data["id"]) and not (data["id"] is None and "error" in data):
+        return "id is neither a number nor a string"
+    return None
+
+
+def _is_id(value: Any) -> TypeGuard[int | str]:
+    """Whether ``value`` is a JSON-RPC id a response can name (a number or a string)."""
+    return isinstance(value, (int, str)) and not isinstance(value, bool)
+
+
+def _why(error: Exception) -> str:
+    """What does not fit in a message, as cattrs finds it (``required field missing @
+    $.params.position``)."""
+    if isinstance(error, ClassValidationError):
+        return "; ".join(transform_error(error))
+    return str(error) or type(error).__name__

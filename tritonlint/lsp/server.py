@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
-from pygls.io_ import StdoutWriter, run_async
+from pygls.exceptions import JsonRpcMethodNotFound
+from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from tritonlint import __version__
@@ -40,7 +41,7 @@ from tritonlint.lsp.positions import Positions
 from tritonlint.lsp.projects import EditorSettings, Project, Projects
 from tritonlint.lsp.protocol import Protocol
 from tritonlint.lsp.scheduling import Checks, debounce
-from tritonlint.lsp.stdio import PipeReader, is_pipe
+from tritonlint.lsp.stdio import PipeReader, Reader, is_pipe, serve
 from tritonlint.lsp.uris import path_of
 from tritonlint.repository.model import ModelFolder
 
@@ -86,11 +87,10 @@ class TritonLintServer(LanguageServer):
 
     def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
         """Serve over standard input and output; a pipe is read by the event loop itself
-        (see :mod:`tritonlint.lsp.stdio`), anything else as pygls reads it."""
+        (see :mod:`tritonlint.lsp.stdio`), anything else as pygls reads it, in a thread.
+        Either way, the messages are taken out of their frames and read here, skipping what
+        is not a message (:func:`tritonlint.lsp.stdio.serve`)."""
         source = stdin or sys.stdin.buffer
-        if not is_pipe(source):
-            super().start_io(stdin, stdout)
-            return
         self._stop_event = threading.Event()  # what pygls' shutdown sets to end the loop
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         try:
@@ -103,8 +103,14 @@ class TritonLintServer(LanguageServer):
             self.shutdown()  # type: ignore[no-untyped-call]  # pygls, untyped
 
     async def _serve(self, source: BinaryIO, stop: threading.Event) -> None:
-        self.reader = await PipeReader.open(source)
-        await run_async(stop, self.reader, self.protocol, error_handler=self.report_server_error)
+        reader: Reader
+        if is_pipe(source):
+            reader = self.reader = await PipeReader.open(source)
+        else:
+            reader = StdinAsyncReader(source, self.thread_pool)
+        protocol = self.protocol
+        assert isinstance(protocol, Protocol)
+        await serve(stop, reader, partial(protocol.receive, skipped=self.skipped), self.skipped)
 
     def input_waiting(self) -> bool:
         """Whether messages from the client are waiting to be handled."""
@@ -115,8 +121,17 @@ class TritonLintServer(LanguageServer):
     def log(self, message: str, kind: types.MessageType = types.MessageType.Info) -> None:
         self.window_log_message(types.LogMessageParams(type=kind, message=message))
 
+    def skipped(self, what: str) -> None:
+        """Log what the client sent that is not a message, and was skipped."""
+        self.log(f"tritonlint: skipped input from the client: {what}", types.MessageType.Warning)
+
     def report_server_error(self, error: Exception, source: Any) -> None:
-        """Log a failing handler's error and go on (the default shows a message box)."""
+        """Log a failing handler's error and go on (the default shows a message box); a
+        request for a method the server does not serve is the client's, not an internal
+        error (it is answered with MethodNotFound)."""
+        if isinstance(error, JsonRpcMethodNotFound):
+            self.log(f"tritonlint: {error.message}", types.MessageType.Warning)
+            return
         trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
         self.log(
             f"tritonlint: internal error (please report it):\n{trace}", types.MessageType.Error

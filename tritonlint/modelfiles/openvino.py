@@ -128,7 +128,9 @@ def read_openvino(path: Path) -> ModelSignature | ModelFileProblem:
     except _Unreadable as error:
         return ModelFileProblem(path, f"the OpenVINO model {error}")
     except OSError as error:
-        return ModelFileProblem(path, f"the OpenVINO model cannot be read: {error}")
+        return ModelFileProblem(
+            path, f"the OpenVINO model cannot be read: {error.strerror or error}"
+        )
     return ModelSignature(format="openvino", path=path, inputs=inputs, outputs=outputs)
 
 

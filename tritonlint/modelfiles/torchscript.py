@@ -118,10 +118,17 @@ def read_torchscript(path: Path) -> ModelSignature | ModelFileProblem:
         )
     except (OSError, ValueError, RuntimeError, NotImplementedError) as error:
         # zipfile's other complaints: encrypted members, unknown compression, bad headers.
-        return ModelFileProblem(path, f"the TorchScript model cannot be read ({error})")
+        return ModelFileProblem(path, f"the TorchScript model cannot be read ({_reason(error)})")
     return ModelSignature(
         format="torchscript", path=path, inputs=_inputs(forward), outputs=_outputs(forward)
     )
+
+
+def _reason(error: Exception) -> str:
+    """Why reading failed, without the file's path (an OSError's text names it)."""
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error)
 
 
 def _check_central_directory(file: BinaryIO, size: int) -> None:

@@ -88,7 +88,9 @@ def _list(folder: Path, problems: list[WalkProblem]) -> list[Entry]:
             elif error.errno != errno.ENOENT:
                 problems.append(
                     WalkProblem(
-                        rule=StageRule.UNREADABLE_PATH, message=str(error), path=Path(item.path)
+                        rule=StageRule.UNREADABLE_PATH,
+                        message=f"cannot read: {error.strerror}",
+                        path=Path(item.path),
                     )
                 )
             continue

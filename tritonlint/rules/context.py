@@ -170,6 +170,15 @@ class ModelContext:
         """A finding about a file or folder as a whole."""
         return Finding(message, path)
 
+    def shown(self, path: Path) -> str:
+        """``path`` as a message names it: from the repository's root, with forward slashes
+        (outside a repository, from the model folder's parent), so that a message reads the
+        same wherever the repository is."""
+        base = self.repository.root or self.model.path.parent
+        if path.is_relative_to(base):
+            return path.relative_to(base).as_posix()
+        return path.name
+
     def context_for(self, other: ModelFolder) -> ModelContext:
         """The context of another model, read within the same check (sharing its read log)."""
         return ModelContext(self.repository, other, self.log)

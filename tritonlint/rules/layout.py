@@ -684,7 +684,7 @@ def missing_label_file(ctx: ModelContext) -> Iterator[Finding]:
                 ("output", index, "label_filename"),
                 f"label file '{output.label_filename}' does not exist in the model folder; "
                 f"tritonserver fails: failed to open text file for read "
-                f"{ctx.model.path / output.label_filename}: No such file or directory",
+                f"{ctx.shown(ctx.model.path / output.label_filename)}: No such file or directory",
             )
 
 

@@ -64,7 +64,8 @@ def python_execution_env_missing(ctx: ModelContext) -> Iterator[Finding]:
     if ctx.model.find(relative) is None:
         yield ctx.at(
             ("parameters", "EXECUTION_ENV_PATH", "value", "string_value"),
-            f"EXECUTION_ENV_PATH names {ctx.model.path / relative}, which does not exist",
+            f"EXECUTION_ENV_PATH names {ctx.shown(ctx.model.path / relative)}, which does not "
+            "exist",
         )
 
 

@@ -475,7 +475,7 @@ def sequence_initial_state_file(ctx: ModelContext) -> Iterator[Finding]:
             path = (*_BATCH, "state", index, "initial_state", position, "data_file")
             file = ctx.model.find_file(f"initial_state/{name}")
             if file is None:
-                missing = ctx.model.path / "initial_state" / name
+                missing = ctx.shown(ctx.model.path / "initial_state" / name)
                 yield ctx.at(
                     path, f"failed to open text file for read {missing}: No such file or directory"
                 )

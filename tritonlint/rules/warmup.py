@@ -274,7 +274,7 @@ def warmup_data_file_missing(ctx: ModelContext) -> Iterator[Finding]:
             if value.WhichOneof("input_data_type") != "input_data_file" or path_problem(name):
                 continue  # (invalid-file-name reports a name no file can have)
             if ctx.model.find_file(f"warmup/{name}") is None:
-                path = ctx.model.path / "warmup" / name
+                path = ctx.shown(ctx.model.path / "warmup" / name)
                 yield ctx.at(
                     ("model_warmup", index, "inputs", key, "value", "input_data_file"),
                     f"failed to open text file for read {path}: No such file or directory",

@@ -123,6 +123,14 @@ class StagedRepository:
         """``text`` with paths inside the staged copy written as the user's paths."""
         return text.replace(str(self.path), str(self.source))
 
+    def to_repository_paths(self, text: str) -> str:
+        """``text`` with paths inside the staged copy or the user's repository written from
+        the repository's root (``m/config.pbtxt``; the root itself by its folder's name), as
+        a finding says them: it reads the same wherever the repository is."""
+        for root in (str(self.path), str(self.source)):
+            text = text.replace(root + os.sep, "").replace(root, self.source.name)
+        return text
+
 
 def stage_repository(
     source: Path,

@@ -616,8 +616,13 @@ class _Run:
         rule = by_code(code)
         assert rule is not None
         static = self.static.get(result.name, [])
-        if result.status is ModelStatus.REFUSED:
-            code_error = python_error_location(result.message, result.folder)
+        refused = result.status is ModelStatus.REFUSED
+        code_error = python_error_location(result.message, result.folder) if refused else None
+        # The server's message, its paths from the repository's root (once its frames are
+        # found): a finding reads the same wherever the repository is.
+        assert self.staged is not None
+        result.message = self.staged.to_repository_paths(result.message)
+        if refused:
             if code_error is not None:
                 message = self._finding_message(result, code_error=code_error)
                 result.diagnostic = rule.diagnostic(message, code_error.path, code_error.span)

@@ -95,15 +95,14 @@ from tritonlint.stage_rules import StageRule
     server_message="ensemble {model} contains models that are not available or ambiguous: {names}",
 )
 def ensemble_unknown_model(ctx: ModelContext) -> Iterator[Finding]:
-    root = ctx.repository.root
-    if root is None:
+    if not ctx.in_repository:
         return
     for index, step in enumerate(steps_of(ctx)):
         if step.model_name and step.model_name not in ctx.repository.folder_names:
             yield ctx.at(
                 (*STEP, index, "model_name"),
                 f"ensemble {ctx.name} contains models that are not available or ambiguous: "
-                f"{step.model_name} (no folder '{step.model_name}' in {root})",
+                f"{step.model_name} (no folder '{step.model_name}' in the model repository)",
             )
 
 

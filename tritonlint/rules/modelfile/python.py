@@ -9,7 +9,6 @@ that has no such class, fails the load, after the stub process has started. A cl
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 from tritonlint.diagnostics import Severity
 from tritonlint.modelfiles.python import MODEL_CLASS, PythonModel
@@ -44,14 +43,6 @@ def _place(ctx: ModelContext, line: int, column: int) -> Span | None:
     column = min(column, len(content) + 1)
     end_column = max(len(content) + 1, column)
     return Span(line, column, line, end_column, start + column - 1, start + end_column - 1)
-
-
-def _shown(ctx: ModelContext, path: Path) -> str:
-    """``path`` from the repository's root, where it is in the repository."""
-    root = ctx.repository.root
-    if root is not None and path.is_relative_to(root):
-        return path.relative_to(root).as_posix()
-    return str(path)
 
 
 @rule(
@@ -157,7 +148,7 @@ def python_model_incomplete(ctx: ModelContext) -> Iterator[Finding]:
     if model_class.has_execute or any(base != "object" for base in model_class.bases):
         return
     yield Finding(
-        f"Python model {_shown(ctx, model.path)} does not implement `execute` method. (The model "
+        f"Python model {ctx.shown(model.path)} does not implement `execute` method. (The model "
         "loads, and every request fails.)",
         model.path,
         _place(ctx, model_class.line, model_class.column),
