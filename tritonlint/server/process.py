@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
+from tritonlint.programs import NEUTRAL_FOLDER
 from tritonlint.server.client import Answer, ServerUnreachable, TritonClient
 from tritonlint.server.logs import LogFile, hang_reason
 from tritonlint.server.ports import LOOPBACK, free_ports
@@ -132,10 +133,11 @@ class TritonServer:
         return self._process is not None and self._process.poll() is None
 
     def command(self, ports: ServerPorts) -> list[str]:
+        # Absolute paths: the server runs in NEUTRAL_FOLDER, not in this working folder.
         return [
-            str(self.install.binary),
-            f"--model-repository={self.model_repository}",
-            f"--backend-directory={self.backend_dir}",
+            os.path.abspath(self.install.binary),
+            f"--model-repository={os.path.abspath(self.model_repository)}",
+            f"--backend-directory={os.path.abspath(self.backend_dir)}",
             "--model-control-mode=explicit",
             f"--http-address={LOOPBACK}",
             f"--http-port={ports.http}",
@@ -183,6 +185,9 @@ class TritonServer:
         with open(self.log.path, "ab") as log_handle:
             self._process = subprocess.Popen(
                 self.command(self.ports),
+                # Not the working folder (the repository's, maybe): an empty entry of
+                # LD_LIBRARY_PATH or PATH would find its libraries and programs there.
+                cwd=NEUTRAL_FOLDER,
                 stdin=subprocess.DEVNULL,
                 stdout=log_handle,
                 stderr=subprocess.STDOUT,

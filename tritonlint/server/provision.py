@@ -149,13 +149,17 @@ def _wheel_from_env() -> Path | None:
 
 
 def _download(dest: Path, *, quiet: bool) -> Path:
+    # -I: the pip of this Python, never a pip/ package of the working folder (the repository
+    # being checked); run in the download folder, which pip reads nothing from.
     command = [
-        sys.executable, "-m", "pip", "download", "--no-deps",
+        sys.executable, "-I", "-m", "pip", "download", "--no-deps",
         "--only-binary=:all:", "--dest", str(dest), PYTRITON_REQUIREMENT,
     ]  # fmt: skip
     if quiet:
         command.append("--quiet")
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        command, cwd=dest, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False
+    )
     wheels = sorted(dest.glob("nvidia_pytriton-*.whl"))
     if result.returncode != 0 or not wheels:
         detail = (result.stderr or result.stdout).strip().splitlines()[-5:]
