@@ -4,9 +4,10 @@ repositories asks it, answered by reading the ignore files (what tritonlint does
 ``git check-ignore --stdin`` (what it did before: that runs the repository's
 ``core.fsmonitor``, so it is no longer used).
 
-Usage: python benchmarks/gitignore_search.py [--folders N] [--repeat R]
+Usage: python benchmarks/gitignore_search.py [--folders N [N ...]] [--repeat R]
 
-Builds a git work tree of its own in a temporary folder: N folders (default 5000) in a tree
+Builds a git work tree of its own in a temporary folder: N folders (default 300, 5000 and
+20000, one tree each) in a tree
 three levels deep, a ``.gitignore`` with a dozen patterns at the top and one in every
 first-level folder, and asks both about every folder, level by level as
 :func:`~tritonlint.repository.discovery.find_repositories` does (one question per level).
@@ -93,16 +94,21 @@ def read_files(root: Path, levels: list[list[Path]]) -> set[Path]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--folders", type=int, default=5000)
+    parser.add_argument("--folders", type=int, nargs="+", default=[300, 5000, 20000])
     parser.add_argument("--repeat", type=int, default=5)
     options = parser.parse_args()
+    for folders in options.folders:
+        _compare(folders, options.repeat)
+
+
+def _compare(folders: int, repeat: int) -> None:
     with tempfile.TemporaryDirectory() as temporary:
         root = Path(temporary) / "work"
-        levels = build(root, options.folders)
+        levels = build(root, folders)
         total = sum(len(level) for level in levels)
         timings: dict[str, list[float]] = {"read the ignore files": [], "git check-ignore": []}
         answers = {}
-        for _ in range(options.repeat):
+        for _ in range(repeat):
             for label, ask in (
                 ("read the ignore files", read_files),
                 ("git check-ignore", ask_git),
