@@ -297,3 +297,18 @@ def test_a_pattern_that_backtracks_without_end_is_matched_at_once(tmp_path: Path
     name = "a" * 200
     (root / name).mkdir()
     assert GitIgnored(root, {}).ignored([root / name]) == frozenset()
+
+
+@needs_git
+def test_the_repositorys_own_git_config_is_not_read(tmp_path: Path) -> None:
+    """A repository's .git/config is the repository's to write: its core.excludesFile could
+    name any file of the machine to be read. The user's own settings are read instead."""
+    root, environ = _build(tmp_path)
+    (tmp_path / "everything").write_text("*\n", encoding="utf-8")
+    with (root / ".git" / "config").open("a", encoding="utf-8") as config:
+        config.write(f"[core]\n\texcludesFile = {tmp_path / 'everything'}\n")
+    (root / "kept").mkdir()
+    assert _git_says(root, [root / "kept"], environ) == {root / "kept"}  # git reads it
+    assert GitIgnored(root, environ).ignored([root / "kept", root / "info-only"]) == {
+        root / "info-only"
+    }

@@ -15,7 +15,8 @@ translated by :mod:`pathspec` (git's wildmatch syntax) and matched by RE2:
 Within one file the last matching pattern decides; a path below an ignored folder is
 ignored whatever the patterns say about it (git does not look into that folder). The
 repository's own ``.git/config`` is not read: its settings are the repository's to choose,
-and tritonlint reads no file a repository names. An in-tree ``.gitignore`` that is a
+and tritonlint reads no file a repository names. ``[include]`` sections of the user's
+settings are not followed. An in-tree ``.gitignore`` that is a
 symbolic link is not followed (as git does not), and one larger than
 :data:`MAX_IGNORE_FILE_BYTES` is not read. Outside a git work tree nothing counts as
 ignored.
