@@ -312,3 +312,23 @@ def test_the_repositorys_own_git_config_is_not_read(tmp_path: Path) -> None:
     assert GitIgnored(root, environ).ignored([root / "kept", root / "info-only"]) == {
         root / "info-only"
     }
+
+
+@needs_git
+def test_an_ignore_file_of_thousands_of_patterns_is_read_whole(tmp_path: Path) -> None:
+    """More patterns than RE2 compiles as one set: the last matching one still decides."""
+    root, environ = _build(tmp_path)
+    filler = [f"dir{i}/**/[a-z]*x{i}?.tmp" for i in range(3000)]
+    lines = ["big*", *filler, "!bigkeep", *filler, "bigkeep/"]
+    (root / "many").mkdir()
+    (root / "many" / ".gitignore").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    paths = [(root / "many" / name, True) for name in ("bigone", "bigkeep")]
+    (root / "many" / "bigone").mkdir()
+    (root / "many" / "bigkeep").mkdir()
+    (root / "many" / "sub").mkdir()
+    (root / "many" / "sub" / "bigkeep").write_text("", encoding="utf-8")
+    paths.append((root / "many" / "sub" / "bigkeep", False))
+    git = _git_says(root, [path for path, _ in paths], environ)
+    rules = IgnoreRules(root, environ)
+    ours = {path for path, folder in paths if rules.ignored(path, is_dir=folder)}
+    assert ours == git == {root / "many" / "bigone", root / "many" / "bigkeep"}

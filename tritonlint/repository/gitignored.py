@@ -15,7 +15,7 @@ translated by :mod:`pathspec` (git's wildmatch syntax) and matched by RE2:
 Within one file the last matching pattern decides; a path below an ignored folder is
 ignored whatever the patterns say about it (git does not look into that folder). The
 repository's own ``.git/config`` is not read: its settings are the repository's to choose,
-and tritonlint reads no file a repository names. ``[include]`` sections of the user's
+and its ``core.excludesFile`` could name any file of the machine. ``[include]`` sections of the user's
 settings are not followed. An in-tree ``.gitignore`` that is a
 symbolic link is not followed (as git does not), and one larger than
 :data:`MAX_IGNORE_FILE_BYTES` is not read. Outside a git work tree nothing counts as
@@ -29,6 +29,7 @@ import re
 import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import re2  # type: ignore[import-untyped]
 from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
@@ -84,31 +85,61 @@ class _Patterns:
     """
 
     def __init__(self, lines: Iterable[str]) -> None:
-        self._include: list[bool] = []
-        self._set = re2.Set.SearchSet(re2.Options())
+        patterns: list[tuple[str, bool]] = []
         for line in lines:
             try:
                 pattern = GitIgnoreSpecPattern(_inside_only(line))
             except (ValueError, re.error):  # an invalid range: git discards the pattern
                 continue
-            if pattern.include is None or pattern.regex is None:
-                continue
-            try:
-                self._set.Add(f"(?:{pattern.regex.pattern})$")
-            except re2.error:
-                continue
-            self._include.append(pattern.include)
-        if self._include:
-            self._set.Compile()
+            if pattern.include is not None and pattern.regex is not None:
+                patterns.append((f"(?:{pattern.regex.pattern})$", pattern.include))
+        #: Sets of consecutive patterns, last first, each with its patterns' verdicts.
+        self._sets: list[tuple[Any, list[bool]]] = []
+        for start in range(0, len(patterns), _SET_SIZE):
+            self._sets.extend(_compiled(patterns[start : start + _SET_SIZE]))
+        self._sets.reverse()
+        self._count = sum(len(verdicts) for _, verdicts in self._sets)
 
     def __len__(self) -> int:
-        return len(self._include)
+        return self._count
 
     def verdict(self, path: str) -> bool | None:
         """Whether the last pattern matching ``path`` (``dir/`` for a folder) ignores it;
         None where none matches."""
-        matched: list[int] = self._set.Match(path)
-        return self._include[max(matched)] if matched else None
+        for patterns, verdicts in self._sets:
+            matched: list[int] = patterns.Match(path)
+            if matched:
+                return verdicts[max(matched)]
+        return None
+
+
+#: Patterns per RE2 set: more than any user's ignore file holds, few enough that a set
+#: compiles within RE2's memory budget.
+_SET_SIZE = 256
+
+
+def _compiled(patterns: list[tuple[str, bool]]) -> list[tuple[Any, list[bool]]]:
+    """``patterns`` as RE2 sets, in order: one set, or, where RE2 cannot compile them as one
+    (too large), halves of them; a single pattern it cannot compile is left out."""
+    if not patterns:
+        return []
+    try:
+        compiled = re2.Set.SearchSet(re2.Options())
+        kept = []
+        for expression, include in patterns:
+            try:
+                compiled.Add(expression)
+            except re2.error:
+                continue
+            kept.append(include)
+        if kept:
+            compiled.Compile()
+    except re2.error:
+        if len(patterns) == 1:
+            return []
+        middle = len(patterns) // 2
+        return _compiled(patterns[:middle]) + _compiled(patterns[middle:])
+    return [(compiled, kept)] if kept else []
 
 
 def _patterns(data: bytes | None) -> _Patterns | None:
