@@ -15,11 +15,10 @@ translated by :mod:`pathspec` (git's wildmatch syntax) and matched by RE2:
 Within one file the last matching pattern decides; a path below an ignored folder is
 ignored whatever the patterns say about it (git does not look into that folder). The
 repository's own ``.git/config`` is not read: its settings are the repository's to choose,
-and its ``core.excludesFile`` could name any file of the machine. ``[include]`` sections of the user's
-settings are not followed. An in-tree ``.gitignore`` that is a
-symbolic link is not followed (as git does not), and one larger than
-:data:`MAX_IGNORE_FILE_BYTES` is not read. Outside a git work tree nothing counts as
-ignored.
+and its ``core.excludesFile`` could name any file of the machine. ``[include]`` sections of
+the user's settings are not followed. An in-tree ``.gitignore`` that is a symbolic link is
+not followed (as git does not), and one larger than :data:`MAX_IGNORE_FILE_BYTES` is not
+read. Outside a git work tree nothing counts as ignored.
 """
 
 from __future__ import annotations
