@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import os
+import shlex
+import subprocess
 import sys
 import textwrap
 from collections import Counter
@@ -192,10 +195,6 @@ def armed_git_repository(folder: Path, marker: Path) -> None:
     ``marker`` whenever git looks at its work tree: ``core.fsmonitor``, plus every hook in
     ``core.hooksPath`` and ``.git/hooks``. Proves the trap works (``git check-ignore``
     springs it), then removes ``marker``."""
-    import os
-    import shlex
-    import subprocess
-
     environ = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
     environ["GIT_CONFIG_NOSYSTEM"] = "1"
     subprocess.run(["git", "init", "-q", str(folder)], check=True, env=environ)
