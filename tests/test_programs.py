@@ -14,7 +14,7 @@ from helpers import make_tree
 from tritonlint.programs import NEUTRAL_FOLDER, find_program
 from tritonlint.server import devices
 from tritonlint.server.process import ServerError, TritonServer
-from tritonlint.server.provision import DownloadError, TritonInstall, _download
+from tritonlint.server.provision import DownloadError, TritonInstall, _download, cache_root
 from tritonlint.server.stubs import find_compiler
 from tritonlint.smoke.servers import ServerKind, choose_server
 
@@ -114,3 +114,12 @@ def test_the_server_runs_outside_the_working_folder_with_absolute_paths(
     assert where == NEUTRAL_FOLDER
     assert f"--model-repository={hostile / 'models'}" in arguments.split()
     server.log.path.unlink(missing_ok=True)
+
+
+def test_a_relative_cache_folder_is_taken_from_the_working_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pip and cc run in other folders than this one: the paths they are given are absolute."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TRITONLINT_CACHE", "cache")
+    assert cache_root() == tmp_path / "cache"

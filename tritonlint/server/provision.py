@@ -75,13 +75,15 @@ class TritonInstall:
 
 
 def cache_root() -> Path:
-    """The tritonlint cache folder (``$TRITONLINT_CACHE`` or ``$XDG_CACHE_HOME/tritonlint``)."""
+    """The tritonlint cache folder (``$TRITONLINT_CACHE`` or ``$XDG_CACHE_HOME/tritonlint``),
+    as an absolute path."""
     explicit = os.environ.get(CACHE_ENV)
     if explicit:
-        return Path(explicit).expanduser()
+        return Path(os.path.abspath(Path(explicit).expanduser()))
     xdg = os.environ.get("XDG_CACHE_HOME")
     base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "tritonlint"
+    # Absolute: the programs run on what is in it (pip, cc) run in other folders.
+    return Path(os.path.abspath(base / "tritonlint"))
 
 
 def server_cache_dir() -> Path:
