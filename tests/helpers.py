@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import itertools
+import os
+import shlex
+import subprocess
 import sys
 import textwrap
 from collections import Counter
@@ -174,3 +177,45 @@ def assert_fix_resolves(
     assert counted(after)[key] == counted(before)[key] - 1, codes_at(after)
     assert not counted(errors(after)) - counted(errors(before)), codes_at(after)
     return fixed
+
+
+#: git hooks a repository could use to run its own commands.
+GIT_HOOKS = (
+    "pre-commit",
+    "post-checkout",
+    "post-index-change",
+    "fsmonitor-watchman",
+    "reference-transaction",
+    "pre-auto-gc",
+)
+
+
+def armed_git_repository(folder: Path, marker: Path) -> None:
+    """Make ``folder`` a git repository whose ``.git/config`` runs a command creating
+    ``marker`` whenever git looks at its work tree: ``core.fsmonitor``, plus every hook in
+    ``core.hooksPath`` and ``.git/hooks``. Proves the trap works (``git check-ignore``
+    springs it), then removes ``marker``."""
+    environ = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
+    environ["GIT_CONFIG_NOSYSTEM"] = "1"
+    subprocess.run(["git", "init", "-q", str(folder)], check=True, env=environ)
+    command = f"touch {shlex.quote(str(marker))}"
+    hooks = folder / ".trap-hooks"
+    hooks.mkdir()
+    for directory in (hooks, folder / ".git" / "hooks"):
+        directory.mkdir(exist_ok=True)
+        for name in GIT_HOOKS:
+            hook = directory / name
+            hook.write_text(f"#!/bin/sh\n{command}\n", encoding="utf-8")
+            hook.chmod(0o755)
+    for key, value in (("core.fsmonitor", f"{command} #"), ("core.hooksPath", str(hooks))):
+        subprocess.run(["git", "-C", str(folder), "config", key, value], check=True, env=environ)
+    subprocess.run(
+        ["git", "check-ignore", "--stdin"],
+        input=b"anything\n",
+        cwd=folder,
+        capture_output=True,
+        env=environ,
+        check=False,
+    )
+    assert marker.exists(), "git did not run the repository's fsmonitor command"
+    marker.unlink()

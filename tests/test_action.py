@@ -74,6 +74,36 @@ def test_it_installs_from_its_own_checkout(action: dict[str, Any]) -> None:
     [install] = [step for step in action["runs"]["steps"] if "pip install" in step.get("run", "")]
     assert install["env"] == {"ACTION_PATH": "${{ github.action_path }}"}
     assert install["run"].endswith('"$ACTION_PATH"')
+    assert install["working-directory"] == "${{ github.action_path }}"
+
+
+def test_the_install_imports_no_pip_of_the_workspace(
+    action: dict[str, Any], tmp_path: Path
+) -> None:
+    """A pull request that adds a pip/ package at its root gets none of it run by the install,
+    even in the workspace (the runner's working folder when no working-directory is set)."""
+    [install] = [step for step in action["runs"]["steps"] if "pip install" in step.get("run", "")]
+    marker = tmp_path / "ran"
+    workspace = make_tree(
+        tmp_path / "workspace",
+        {"pip/__init__.py": f"open({str(marker)!r}, 'w').close()\n", "pip/__main__.py": ""},
+    )
+    done = subprocess.run(
+        ["bash", "-e", "-c", install["run"]],
+        cwd=workspace,
+        # No such action folder: the real pip refuses it at once, and installs nothing.
+        env={
+            **os.environ,
+            "ACTION_PATH": str(tmp_path / "no-such-action"),
+            "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+        },
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode != 0
+    assert "no-such-action" in done.stdout + done.stderr
+    assert not marker.exists()
 
 
 def run_steps(

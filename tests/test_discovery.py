@@ -107,15 +107,26 @@ def test_tools_environments_hidden_and_git_ignored_folders_are_not_searched(
     assert headings(out) == ["build/out/repo/m/config.pbtxt:1:7: TL201"]
 
 
-def test_without_git_nothing_counts_as_ignored(
+def test_a_git_folder_holding_no_repository_ignores_nothing(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    make_tree(project / "build" / "repo", {"m/config.pbtxt": 'name: "x"\n', "m/1/": None})
+    (project / ".gitignore").write_text("/build/\n", encoding="utf-8")
+    (project / ".git").mkdir()  # looks like a work tree, but git would find no repository
+    _, out, _ = run(["."], capsys)
+    assert "build/repo/m/config.pbtxt:1:7: TL201" in headings(out)
+
+
+def test_git_ignored_folders_are_passed_over_without_git_installed(
     project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     make_tree(project / "build" / "repo", {"m/config.pbtxt": 'name: "x"\n', "m/1/": None})
     (project / ".gitignore").write_text("/build/\n", encoding="utf-8")
-    (project / ".git").mkdir()  # looks like a work tree, but git cannot be run
+    make_tree(project / ".git", {"HEAD": "ref: refs/heads/main\n", "objects/": None, "refs/": None})
     monkeypatch.setenv("PATH", str(project / "no-bin"))
     _, out, _ = run(["."], capsys)
-    assert "build/repo/m/config.pbtxt:1:7: TL201" in headings(out)
+    assert "build/repo/m/config.pbtxt:1:7: TL201" not in headings(out)
+    assert "deploy/model_repository/renamed/config.pbtxt:1:7: TL201" in headings(out)
 
 
 def test_the_settings_exclude_is_not_searched(

@@ -1,5 +1,6 @@
 """The extension's own unit tests (``npm test`` in vscode-extension/: type check, formatting
-and vitest: finding tritonlint, the server's command line, versions, the grammar), run with the
+and vitest: finding tritonlint, the server's command line, versions, the grammar, workspace
+trust, and that a workspace's own tritonlint package or program is never started), run with the
 Node and the dependencies scripts/vscode_e2e/setup.sh installs, on its copy of the extension."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import sys
 
 import pytest
 from vscode_session import ROOT, UNAVAILABLE, Tools, cache_dir, run_setup
@@ -31,6 +33,8 @@ def test_npm_test_passes() -> None:
             **os.environ,
             "PATH": f"{tools.node.parent}{os.pathsep}{os.environ.get('PATH', '')}",
             "TRITONLINT_CHECKOUT": str(ROOT),
+            # The Python the isolation tests start tritonlint with (it has this checkout's).
+            "TRITONLINT_PYTHON": sys.executable,
             "CI": "true",
             "NO_COLOR": "1",
             "FORCE_COLOR": "0",
@@ -41,3 +45,5 @@ def test_npm_test_passes() -> None:
     output = completed.stdout + completed.stderr
     assert completed.returncode == 0, output
     assert re.search(r"Tests\s+\d+ passed", output), output
+    # The isolation tests run with TRITONLINT_PYTHON; none is passed over.
+    assert not re.search(r"\d+ skipped", output), output

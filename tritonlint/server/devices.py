@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from functools import lru_cache
 from pathlib import Path
+
+from tritonlint.programs import NEUTRAL_FOLDER, find_program
 
 
 @lru_cache(maxsize=1)
 def has_gpu() -> bool:
     """True when ``nvidia-smi -L`` lists a GPU (or the NVIDIA driver exposes one in /proc)."""
-    smi = shutil.which("nvidia-smi")
+    smi = find_program("nvidia-smi")
     if smi:
         try:
             result = subprocess.run(
-                [smi, "-L"], capture_output=True, text=True, timeout=20, check=False
+                [smi, "-L"],
+                cwd=NEUTRAL_FOLDER,
+                stdin=subprocess.DEVNULL,
+                capture_output=True,
+                text=True,
+                timeout=20,
+                check=False,
             )
         except (OSError, subprocess.TimeoutExpired):
             result = None

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
 
+from tritonlint.programs import NEUTRAL_FOLDER
 from tritonlint.server.client import Answer, ServerUnreachable, TritonClient
 from tritonlint.server.logs import LogFile, hang_reason
 from tritonlint.server.ports import LOOPBACK, free_ports
@@ -162,10 +163,11 @@ class TritonServer:
         return None
 
     def command(self, ports: ServerPorts) -> list[str]:
+        # Absolute paths: the server runs in NEUTRAL_FOLDER, not in this working folder.
         return [
-            str(self.install.binary),
-            f"--model-repository={self.model_repository}",
-            f"--backend-directory={self.backend_dir}",
+            os.path.abspath(self.install.binary),
+            f"--model-repository={os.path.abspath(self.model_repository)}",
+            f"--backend-directory={os.path.abspath(self.backend_dir)}",
             "--model-control-mode=explicit",
             f"--http-address={LOOPBACK}",
             f"--http-port={ports.http}",
@@ -226,6 +228,9 @@ class TritonServer:
         with open(self.log.path, "ab") as log_handle:
             self._process = subprocess.Popen(
                 [*supervisor, "--", *command],
+                # Not the working folder (the repository's, maybe): an empty entry of
+                # LD_LIBRARY_PATH or PATH would find its libraries and programs there.
+                cwd=NEUTRAL_FOLDER,
                 stdin=subprocess.PIPE,  # its end tells the supervisor that tritonlint is gone
                 stdout=subprocess.PIPE,
                 stderr=log_handle,

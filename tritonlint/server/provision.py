@@ -75,13 +75,15 @@ class TritonInstall:
 
 
 def cache_root() -> Path:
-    """The tritonlint cache folder (``$TRITONLINT_CACHE`` or ``$XDG_CACHE_HOME/tritonlint``)."""
+    """The tritonlint cache folder (``$TRITONLINT_CACHE`` or ``$XDG_CACHE_HOME/tritonlint``),
+    as an absolute path."""
     explicit = os.environ.get(CACHE_ENV)
     if explicit:
-        return Path(explicit).expanduser()
+        return Path(os.path.abspath(Path(explicit).expanduser()))
     xdg = os.environ.get("XDG_CACHE_HOME")
     base = Path(xdg).expanduser() if xdg else Path.home() / ".cache"
-    return base / "tritonlint"
+    # Absolute: the programs run on what is in it (pip, cc) run in other folders.
+    return Path(os.path.abspath(base / "tritonlint"))
 
 
 def server_cache_dir() -> Path:
@@ -149,13 +151,17 @@ def _wheel_from_env() -> Path | None:
 
 
 def _download(dest: Path, *, quiet: bool) -> Path:
+    # -I: the pip of this Python, never a pip/ package of the working folder (the repository
+    # being checked); run in the download folder, which pip reads nothing from.
     command = [
-        sys.executable, "-m", "pip", "download", "--no-deps",
+        sys.executable, "-I", "-m", "pip", "download", "--no-deps",
         "--only-binary=:all:", "--dest", str(dest), PYTRITON_REQUIREMENT,
     ]  # fmt: skip
     if quiet:
         command.append("--quiet")
-    result = subprocess.run(command, capture_output=True, text=True, check=False)
+    result = subprocess.run(
+        command, cwd=dest, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False
+    )
     wheels = sorted(dest.glob("nvidia_pytriton-*.whl"))
     if result.returncode != 0 or not wheels:
         detail = (result.stderr or result.stdout).strip().splitlines()[-5:]

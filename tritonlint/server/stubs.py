@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from importlib import resources
 from pathlib import Path
 
+from tritonlint.programs import find_program
 from tritonlint.server.provision import ProvisionError, TritonInstall, server_cache_dir
 
 #: Backends that Triton knows by name but the wheel does not ship.
@@ -116,11 +117,13 @@ class StubError(RuntimeError):
 
 
 def find_compiler() -> str | None:
-    """The C compiler to build the native stub with (``$CC``, ``cc``, ``gcc`` or ``clang``)."""
+    """The C compiler to build the native stub with (``$CC``, ``cc``, ``gcc`` or ``clang``),
+    as an absolute path (see :func:`~tritonlint.programs.find_program`)."""
     candidates = [os.environ.get("CC", ""), "cc", "gcc", "clang"]
     for name in candidates:
-        if name and shutil.which(name):
-            return name
+        found = find_program(name)
+        if found is not None:
+            return found
     return None
 
 
@@ -142,7 +145,9 @@ def native_stub_library(compiler: str | None = None) -> Path:
         # The TRITON* symbols stay undefined: the server process provides them at load time.
         command = [compiler, "-shared", "-fPIC", "-O2", "-std=c99", "-Wall", "-Wextra"]
         command += ["-o", str(output), str(source)]
-        result = subprocess.run(command, capture_output=True, text=True, check=False)
+        result = subprocess.run(
+            command, cwd=tmp, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False
+        )
         if result.returncode != 0:
             raise StubError(f"compiling the native stub failed: {result.stderr.strip()}")
         os.replace(output, library)

@@ -16,13 +16,13 @@ from __future__ import annotations
 import contextlib
 import enum
 import os
-import shutil
 import subprocess
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tritonlint.programs import NEUTRAL_FOLDER, find_program
 from tritonlint.server.ports import LOOPBACK
 from tritonlint.server.process import ServerPorts, TritonServer
 from tritonlint.server.provision import (
@@ -75,7 +75,7 @@ def choose_server(
     server: Path | None,
     docker_image: str | None,
     *,
-    which: Callable[[str], str | None] = shutil.which,
+    which: Callable[[str], str | None] = find_program,
 ) -> ServerChoice:
     """The server to run, by the rules of this module's docstring."""
     if server is not None and docker_image is not None:
@@ -236,6 +236,7 @@ class DockerTritonServer(TritonServer):
             with contextlib.suppress(OSError, subprocess.TimeoutExpired):
                 subprocess.run(
                     [self.settings.docker, "rm", "--force", name],
+                    cwd=NEUTRAL_FOLDER,
                     stdin=subprocess.DEVNULL,
                     stdout=subprocess.DEVNULL,
                     stderr=subprocess.DEVNULL,

@@ -10,7 +10,8 @@ import { SECTION, createClient } from './client';
 import { type Probe, probeVersion } from './probe';
 import { onInterpreterChange, selectedInterpreter } from './python';
 import { findServer } from './resolve';
-import { type Choices, type Variables, candidates, commandLine, withArgs } from './serverCommand';
+import { type Choices, type Variables, candidates, commandLine, withArgs, workingFolder } from './serverCommand';
+import { effectiveValue } from './trust';
 import { MINIMUM_SERVER_VERSION } from './version';
 
 /** Where the notification's button leads: how to install tritonlint for the extension. */
@@ -25,7 +26,11 @@ export class ServerController implements vscode.Disposable {
   private pending: Promise<void> = Promise.resolve();
   private interpreterWatch: vscode.Disposable | undefined;
 
-  constructor(private readonly log: vscode.LogOutputChannel) {}
+  /** `extensionFolder`: the extension's own folder, where the processes it starts run. */
+  constructor(
+    private readonly log: vscode.LogOutputChannel,
+    private readonly extensionFolder: string,
+  ) {}
 
   /** Stops the server, if running, and starts it again; calls run one after the other. */
   restart(reason: string): Promise<void> {
@@ -65,13 +70,17 @@ export class ServerController implements vscode.Disposable {
     this.log.info(`starting the server (${reason})`);
     await this.stop();
     const folder = vscode.workspace.workspaceFolders?.[0];
-    const cwd = folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+    const workspaceFolder = folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
+    // Never the workspace folder: see workingFolder.
+    const cwd = workingFolder(this.extensionFolder);
     let chosen = choices();
-    if (!ServerController.chosenBySettings()) {
+    if (!ServerController.chosenBySettings() && chosen.trusted) {
       chosen = { ...chosen, selectedInterpreter: await selectedInterpreter(this.log, folder?.uri) };
       await this.watchInterpreter();
     }
-    const places = candidates(chosen, variables(cwd));
+    // In an untrusted workspace ${workspaceFolder} is left as written: a setting of the user's
+    // does not run a program of a workspace the user has not trusted.
+    const places = candidates(chosen, variables(chosen.trusted ? workspaceFolder : undefined));
     const probe: Probe = async (program) => {
       const result = await probeVersion(program, { cwd, timeoutMs: PROBE_TIMEOUT_MS });
       this.log.info(
@@ -124,10 +133,18 @@ export class ServerController implements vscode.Disposable {
   }
 }
 
-/** The settings that choose tritonlint, as they apply to the first workspace folder. */
+/**
+ * The settings that choose tritonlint, as they apply to the first workspace folder; in an
+ * untrusted workspace, the user's settings only (see trust.ts).
+ */
 function choices(): Choices {
   const settings = vscode.workspace.getConfiguration(SECTION, vscode.workspace.workspaceFolders?.[0]?.uri);
-  return { path: settings.get('path'), interpreter: settings.get('interpreter') };
+  const trusted = vscode.workspace.isTrusted;
+  return {
+    path: effectiveValue(settings.inspect('path'), trusted),
+    interpreter: effectiveValue(settings.inspect('interpreter'), trusted),
+    trusted,
+  };
 }
 
 function variables(workspaceFolder?: string): Variables {

@@ -6,13 +6,14 @@ import * as vscode from 'vscode';
 import { SECTION } from './client';
 import { ServerController } from './controller';
 import { followAllPbtxtFiles } from './pbtxtFiles';
+import { PROGRAM_SETTINGS } from './trust';
 
 let controller: ServerController | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   // vscode-languageclient 11 writes to the channel with .info(), .error()...: a LogOutputChannel.
   const log = vscode.window.createOutputChannel('tritonlint', { log: true });
-  const server = new ServerController(log);
+  const server = new ServerController(log, context.extensionUri.fsPath);
   controller = server;
   context.subscriptions.push(
     log,
@@ -20,16 +21,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('tritonlint.restart', () => server.restart('the Restart Server command')),
     vscode.commands.registerCommand('tritonlint.showOutput', () => log.show()),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      const changed = ['path', 'interpreter'].find((key) => event.affectsConfiguration(`${SECTION}.${key}`));
+      const changed = PROGRAM_SETTINGS.find((key) => event.affectsConfiguration(`${SECTION}.${key}`));
       if (changed) {
         void server.restart(`${SECTION}.${changed} changed`);
       }
     }),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => {
-      if (ServerController.chosenBySettings()) {
-        void server.restart('the workspace is trusted: its settings may name another tritonlint');
-      }
-    }),
+    // Trusted, the workspace's settings and the selected interpreter may name another tritonlint.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void server.restart('the workspace is trusted')),
     followAllPbtxtFiles(),
   );
   await server.restart('the extension was activated');

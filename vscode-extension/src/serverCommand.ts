@@ -1,8 +1,12 @@
 /**
  * Where tritonlint may be, in the order the extension tries: the `tritonlint.path` setting,
- * the `tritonlint.interpreter` setting, the Python extension's selected interpreter, the
- * `PATH`. A setting the user wrote is the only place tried: a wrong one is reported, not
- * passed over for another tritonlint.
+ * the `tritonlint.interpreter` setting, the Python extension's selected interpreter (in a
+ * trusted workspace only), the `PATH`. A setting the user wrote is the only place tried: a
+ * wrong one is reported, not passed over for another tritonlint.
+ *
+ * Nothing of the workspace is run unless the user chose it: a Python runs tritonlint as
+ * `python -I -m tritonlint` (isolated: never a `tritonlint/` package of the working folder),
+ * and every process starts in {@link workingFolder}, never in a workspace folder.
  */
 
 /** A program and its arguments. */
@@ -29,6 +33,12 @@ export interface Choices {
   interpreter: unknown;
   /** The Python extension's selected interpreter, where that extension is installed. */
   selectedInterpreter?: string;
+  /**
+   * Whether the workspace is trusted (default: yes). In an untrusted workspace the selected
+   * interpreter is not tried: the Python extension may have picked the workspace's own
+   * environment (`.venv/bin/python`), a program the workspace chose.
+   */
+  trusted?: boolean;
 }
 
 /** What `${...}` in a setting stands for. */
@@ -50,11 +60,20 @@ export function candidates(choices: Choices, variables: Variables): Candidate[] 
     return [pythonCandidate('interpreter-setting', expandVariables(interpreter, variables))];
   }
   const found: Candidate[] = [];
-  if (choices.selectedInterpreter) {
+  if (choices.selectedInterpreter && choices.trusted !== false) {
     found.push(pythonCandidate('selected-interpreter', choices.selectedInterpreter));
   }
   found.push({ origin: 'search-path', program: { command: 'tritonlint', args: [] } });
   return found;
+}
+
+/**
+ * The working folder of every process the extension starts (the `--version` probe and the
+ * server): its own folder. In a workspace folder, `python -m` would import a `tritonlint/`
+ * package found there, and a relative `PATH` entry would find the workspace's programs.
+ */
+export function workingFolder(extensionFolder: string): string {
+  return extensionFolder;
 }
 
 /** The command line that runs `candidate` with `args` added. */
@@ -85,7 +104,7 @@ export function expandVariables(value: string, variables: Variables): string {
 }
 
 function pythonCandidate(origin: Origin, python: string): Candidate {
-  return { origin, program: { command: python, args: ['-m', 'tritonlint'] }, python };
+  return { origin, program: { command: python, args: ['-I', '-m', 'tritonlint'] }, python };
 }
 
 /** A path or a command list as its parts; empty where nothing usable is set. */

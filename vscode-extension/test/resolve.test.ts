@@ -26,24 +26,24 @@ const NO_MODULE: ProbeResult = { kind: 'missing', reason: 'no-module', detail: '
 
 describe('findServer', () => {
   it('takes the selected interpreter when it has tritonlint', async () => {
-    const probe = fakeProbe({ [`${VENV_PYTHON} -m tritonlint --version`]: { kind: 'found', version: '0.1.0' } });
+    const probe = fakeProbe({ [`${VENV_PYTHON} -I -m tritonlint --version`]: { kind: 'found', version: '0.1.0' } });
     const found = await find({ path: '', interpreter: '', selectedInterpreter: VENV_PYTHON }, probe);
     expect(found).toMatchObject({ kind: 'ready', version: '0.1.0', candidate: { origin: 'selected-interpreter' } });
-    expect(probe.asked).toEqual([`${VENV_PYTHON} -m tritonlint --version`]);
+    expect(probe.asked).toEqual([`${VENV_PYTHON} -I -m tritonlint --version`]);
   });
 
   it('goes on to the PATH when the selected interpreter lacks tritonlint', async () => {
     const probe = fakeProbe({
-      [`${VENV_PYTHON} -m tritonlint --version`]: NO_MODULE,
+      [`${VENV_PYTHON} -I -m tritonlint --version`]: NO_MODULE,
       'tritonlint --version': { kind: 'found', version: '0.2.0' },
     });
     const found = await find({ path: '', interpreter: '', selectedInterpreter: VENV_PYTHON }, probe);
     expect(found).toMatchObject({ kind: 'ready', version: '0.2.0', candidate: { origin: 'search-path' } });
-    expect(probe.asked).toEqual([`${VENV_PYTHON} -m tritonlint --version`, 'tritonlint --version']);
+    expect(probe.asked).toEqual([`${VENV_PYTHON} -I -m tritonlint --version`, 'tritonlint --version']);
   });
 
   it('says where it looked when tritonlint is nowhere', async () => {
-    const probe = fakeProbe({ [`${VENV_PYTHON} -m tritonlint --version`]: NO_MODULE });
+    const probe = fakeProbe({ [`${VENV_PYTHON} -I -m tritonlint --version`]: NO_MODULE });
     const found = await find({ path: '', interpreter: '', selectedInterpreter: VENV_PYTHON }, probe);
     expect(found).toEqual({
       kind: 'problem',
@@ -76,11 +76,11 @@ describe('findServer', () => {
         'tritonlint was not found: the Python of tritonlint.interpreter (/opt/py/bin/python3) does not exist. ' +
         'Install it ("/opt/py/bin/python3 -m pip install tritonlint") or correct the setting.',
     });
-    expect(probe.asked).toEqual(['/opt/py/bin/python3 -m tritonlint --version']);
+    expect(probe.asked).toEqual(['/opt/py/bin/python3 -I -m tritonlint --version']);
   });
 
   it('reports an interpreter of tritonlint.interpreter that lacks tritonlint', async () => {
-    const probe = fakeProbe({ '/opt/py/bin/python3 -m tritonlint --version': NO_MODULE });
+    const probe = fakeProbe({ '/opt/py/bin/python3 -I -m tritonlint --version': NO_MODULE });
     const found = await find({ path: '', interpreter: '/opt/py/bin/python3' }, probe);
     expect(found).toMatchObject({
       problem: 'not-found',
@@ -105,7 +105,7 @@ describe('findServer', () => {
 
   it('refuses a tritonlint older than the minimum, saying how to upgrade it', async () => {
     const probe = fakeProbe({
-      [`${VENV_PYTHON} -m tritonlint --version`]: { kind: 'found', version: '0.0.9' },
+      [`${VENV_PYTHON} -I -m tritonlint --version`]: { kind: 'found', version: '0.0.9' },
       'tritonlint --version': { kind: 'found', version: '0.1.0' },
     });
     const found = await find({ path: '', interpreter: '', selectedInterpreter: VENV_PYTHON }, probe);

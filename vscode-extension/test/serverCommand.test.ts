@@ -13,7 +13,7 @@ function lines(choices: Choices): string[] {
 describe('candidates', () => {
   it('tries the selected interpreter, then the PATH, when no setting names tritonlint', () => {
     expect(lines({ path: '', interpreter: '', selectedInterpreter: '/work/project/.venv/bin/python' })).toEqual([
-      'selected-interpreter: /work/project/.venv/bin/python -m tritonlint lsp',
+      'selected-interpreter: /work/project/.venv/bin/python -I -m tritonlint lsp',
       'search-path: tritonlint lsp',
     ]);
   });
@@ -50,13 +50,13 @@ describe('candidates', () => {
 
   it('takes tritonlint.interpreter alone when tritonlint.path is empty', () => {
     expect(lines({ path: [], interpreter: '/opt/venv/bin/python', selectedInterpreter: '/usr/bin/python3' })).toEqual([
-      'interpreter-setting: /opt/venv/bin/python -m tritonlint lsp',
+      'interpreter-setting: /opt/venv/bin/python -I -m tritonlint lsp',
     ]);
   });
 
   it('passes over settings that are blank or of the wrong type', () => {
     expect(lines({ path: '   ', interpreter: 42, selectedInterpreter: '/usr/bin/python3' })).toEqual([
-      'selected-interpreter: /usr/bin/python3 -m tritonlint lsp',
+      'selected-interpreter: /usr/bin/python3 -I -m tritonlint lsp',
       'search-path: tritonlint lsp',
     ]);
     expect(lines({ path: [''], interpreter: '' })).toEqual(['search-path: tritonlint lsp']);
@@ -67,7 +67,7 @@ describe('candidates', () => {
       'path-setting: /opt/venv/bin/tritonlint lsp',
     ]);
     expect(lines({ path: '', interpreter: '${workspaceFolder}/.venv/bin/python' })).toEqual([
-      'interpreter-setting: /work/project/.venv/bin/python -m tritonlint lsp',
+      'interpreter-setting: /work/project/.venv/bin/python -I -m tritonlint lsp',
     ]);
   });
 });
