@@ -521,6 +521,35 @@ def test_messages_nested_too_deep_cost_no_memory_for_their_inside() -> None:
     assert sizes[1] < 2 * sizes[0] + 100_000, sizes
 
 
+def test_ten_thousand_adjacent_string_literals_are_one_value() -> None:
+    result = clean("name: " + '"a" ' * 10_000)
+    assert len(scalar(result.document.fields[0]).tokens) == 10_000
+
+
+def test_adjacent_string_literals_after_ten_thousand_are_left_out() -> None:
+    result = parse("name: " + '"a" ' * 10_003 + "\nmax_batch_size: 1")
+    [problem] = result.problems
+    assert where(problem.span) == (1, 6 + 4 * 10_000 + 1, 1, 6 + 4 * 10_003)
+    assert problem.message == (
+        "more than 10,000 adjacent string literals make one value; the 3 after them are not read"
+    )
+    assert len(scalar(result.document.fields[0]).tokens) == 10_000
+    assert names(result.document.fields) == ["name", "max_batch_size"]
+    assert result.recovered
+
+
+def test_adjacent_string_literals_left_out_cost_no_memory() -> None:
+    """Ten times as many literals cost no more memory: those after the limit are not kept."""
+    sizes = []
+    for count in (20_000, 200_000):
+        text = "name: " + '"" ' * count
+        tracemalloc.start()
+        parse(text)
+        sizes.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert sizes[1] < sizes[0] * 1.2, sizes
+
+
 def test_deeply_nested_lists_do_not_raise() -> None:
     result = parse("a: [" * 5000)
     assert result.problems

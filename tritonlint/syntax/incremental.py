@@ -50,7 +50,7 @@ from tritonlint.syntax.comments import attach_to_run
 from tritonlint.syntax.cst import Comment, Document, Field, ListValue, Message, Scalar, Token
 from tritonlint.syntax.foreign import foreign_problem
 from tritonlint.syntax.lexer import tokenize
-from tritonlint.syntax.nesting import nests_too_deep
+from tritonlint.syntax.limits import beyond_limits
 from tritonlint.syntax.parser import ParseResult, parse_fields
 from tritonlint.syntax.problems import SyntaxProblem
 from tritonlint.syntax.shift import Shift
@@ -397,7 +397,7 @@ def _read_stretch(
 ) -> tuple[list[Field], list[Comment], list[SyntaxProblem]] | None:
     """The fields, comments and token problems of ``text[start:end]``, when it is a sequence
     of fields and the token after it begins at ``end`` and is of kind ``next_kind``, and
-    they nest no deeper than the parser reads (they are in messages ``depth`` deep)."""
+    they are within the parser's limits (they are in messages ``depth`` deep)."""
     comments: list[Comment] = []
     tokens: list[Token] = []
     for token in tokenize(text, comments, start, line, line_start):
@@ -407,7 +407,7 @@ def _read_stretch(
             tokens.append(Token(END, "", Span.point(token.span.line, token.span.column, end)))
             break
         tokens.append(token)
-    if nests_too_deep(tokens, depth):
+    if beyond_limits(tokens, depth):
         return None
     parsed = parse_fields(iter(tokens))
     if parsed is None:
