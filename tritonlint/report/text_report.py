@@ -73,19 +73,24 @@ class _Sources:
 
     def __init__(self, texts: Mapping[Path, str] | None = None) -> None:
         self._lines: dict[Path, list[str] | None] = {
-            path: text.split("\n") for path, text in (texts or {}).items()
+            path: _lines(text) for path, text in (texts or {}).items()
         }
 
     def line(self, path: Path, number: int) -> str | None:
         if path not in self._lines:
             try:
-                self._lines[path] = path.read_text(encoding="utf-8").split("\n")
+                self._lines[path] = _lines(path.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError):
                 self._lines[path] = None
         lines = self._lines[path]
         if lines is None or not 1 <= number <= len(lines):
             return None
-        return lines[number - 1].rstrip("\r")
+        return lines[number - 1]
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text``, without their line breaks (``\\r\\n`` or ``\\n``)."""
+    return [line.rstrip("\r") for line in text.split("\n")]
 
 
 def _frame(diagnostic: Diagnostic, sources: _Sources) -> list[Line]:
@@ -96,10 +101,9 @@ def _frame(diagnostic: Diagnostic, sources: _Sources) -> list[Line]:
     if source is None:
         return []
     gutter = " " * len(str(span.line))
-    expanded = source.expandtabs(1)
-    start = min(span.column - 1, len(expanded))
-    end = span.end_column - 1 if span.end_line == span.line else len(expanded)
-    shown, offset, width = _window(expanded, start, max(start, end))
+    start = min(span.column - 1, len(source))
+    end = span.end_column - 1 if span.end_line == span.line else len(source)
+    shown, offset, width = _window(source, start, max(start, end))
     style = _STYLES[diagnostic.severity]
     return [
         ((f"{gutter} |", "blue"),),
@@ -112,15 +116,21 @@ def _window(line: str, start: int, end: int) -> tuple[str, int, int]:
     """What a code frame shows of ``line`` for the columns ``start`` to ``end`` (0-based,
     end exclusive): the line with its unprintable characters escaped, cut to
     :data:`CONTEXT` columns either side of them (and to :data:`MARKED` columns of them)
-    with ``…`` where it is cut; and where the carets start in it and how many there are.
-    A frame's size does not grow with the length of its line."""
+    with ``…`` where it is cut, a tab as one space; and where the carets start in it and
+    how many there are. A frame's size and the time it takes do not grow with the length
+    of its line."""
     low = max(0, start - CONTEXT)
     marked_end = min(end, start + MARKED)
     high = min(len(line), marked_end + CONTEXT)
-    before = ("…" if low else "") + printable_line(line[low:start])
-    marked = printable_line(line[start:marked_end])
-    after = printable_line(line[marked_end:high]) + ("…" if high < len(line) else "")
+    before = ("…" if low else "") + _shown(line[low:start])
+    marked = _shown(line[start:marked_end])
+    after = _shown(line[marked_end:high]) + ("…" if high < len(line) else "")
     return before + marked + after, len(before), max(1, len(marked))
+
+
+def _shown(part: str) -> str:
+    """Part of a source line as a code frame shows it: a tab as one space, escapes."""
+    return printable_line(part.replace("\t", " "))
 
 
 def _heading(diagnostic: Diagnostic) -> Line:
