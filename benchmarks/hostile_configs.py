@@ -139,6 +139,8 @@ def main() -> int:
             text=True,
             check=True,
         ).stdout.strip()
+        if not os.path.relpath(code).startswith(".."):
+            code = os.path.relpath(code)
         print(f"code: {code}; format: {args.report_format}; a one-line config: "
               f"{baseline.seconds:.2f} s, {baseline.peak_kib / 1024:.0f} MiB")  # fmt: skip
         print(
