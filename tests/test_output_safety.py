@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from test_report_formats import validate_sarif
 
+from tritonlint.cli import main
+
 #: A name that retitles the terminal and clears its screen, written with escapes in the config;
 #: a key holding a raw ESC, a colour sequence and a right-to-left override.
 CONFIG = (
@@ -135,3 +137,30 @@ def test_every_format_is_valid_utf8_without_raw_controls(
     out = report(repository, report_format)
     # The escape, as it is written in the format: ``m\\xff`` in a JSON string.
     assert any(shown in out for shown in ("m\\xff", "m\\\\xff", "m%FF"))
+
+
+def test_a_message_quoting_a_long_value_is_cut_in_its_middle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A name of 100 KB, quoted by the findings of 200 inputs: each message is cut to 2,000
+    characters, so that the report grows with the findings, not with them times the name."""
+    monkeypatch.chdir(tmp_path)
+    name = "x" * 100_000
+    inputs = 'input { name: "i" data_type: TYPE_FP32 dims: [ -2 ] }\n' * 200
+    config = f'name: "{name}"\nbackend: "onnxruntime"\nmax_batch_size: 8\n{inputs}'
+    (tmp_path / "m" / "1").mkdir(parents=True)
+    (tmp_path / "m" / "1" / "model.onnx").write_bytes(b"")
+    (tmp_path / "m" / "config.pbtxt").write_text(config, encoding="utf-8")
+    assert main(["check", "m", "--format", "concise", "--quiet"]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    full = (
+        f'name "{name}" differs from the model folder "m"; tritonserver refuses it: unexpected '
+        f"directory name 'm' for model '{name}', directory name must equal model name"
+    )
+    left_out = len(full) - 1_333 - 500
+    assert lines[0] == (
+        "m/config.pbtxt:1:7: TL201 [error] "
+        f"{full[:1_333]} … ({left_out:,} characters left out) … {full[-500:]}"
+    )
+    assert len(lines) == 1 + 200 + 199  # the name, a dimension of each input, its duplicates
+    assert sum(len(line.encode()) for line in lines) / len(lines) < 2_100
