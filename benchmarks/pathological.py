@@ -89,6 +89,11 @@ def many_fields(size: int) -> str:
     return 'name: "m"\n' + _repeat_to(field, size)
 
 
+def repeated_field(size: int) -> str:
+    """The same field on every line: each one after the first is a duplicate with a fix."""
+    return _repeat_to('name: "m"\n', size)
+
+
 def many_errors(size: int) -> str:
     """A syntax error on every line, far more than are reported."""
     return _repeat_to("field value\n", size)
@@ -112,6 +117,7 @@ SHAPES = [
     Shape("nested closed messages", nested_closed, (1000, 10_000, 100_000), "levels"),
     Shape("many fields", many_fields, (10 * KB, 100 * KB, 1000 * KB), "B"),
     Shape("syntax errors beyond the cap", many_errors, (10 * KB, 100 * KB, 1000 * KB), "B"),
+    Shape("repeated field", repeated_field, (10 * KB, 100 * KB, 1000 * KB), "B"),
 ]
 
 

@@ -97,17 +97,17 @@ def test_plain_text_of_a_finding(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     config.write_bytes(SOURCE.encode())
     [tab, form_feed, wide, *_] = findings(config)
     # A tab goes to the next multiple of 8 cells (a wide character takes two); control
-    # characters are dropped; a tab in the source line is one space.
+    # characters are escaped; a tab in the source line is one space.
     assert plain_text([tab, form_feed, wide], 1).splitlines() == [
         "m/config.pbtxt:1:6: TL201 [error] a tab here",
         "  |",
         '1 | name: "m"',
         "  |      ^^^",
         "",
-        "m/config.pbtxt:2:10: TL301 [warning] formfeed",
+        "m/config.pbtxt:2:10: TL301 [warning] form\\x0cfeed",
         "  |",
-        '2 | backend: "onnx"',
-        "  |          ^^^^^^^",
+        '2 | backend: "\\x0connx"',
+        "  |          ^^^^^^^^^^",
         "",
         "m/config.pbtxt:3:8: TL401 [info] \u6f22\u5b57   in a message",
         "  |",
@@ -127,7 +127,7 @@ def test_help_and_concise_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert plain_text([fixed], 1).splitlines() == [
         "m/config.pbtxt:2:1: TL101 [error] a fix",
         "  |",
-        '2 | backend: "onnx"',
+        '2 | backend: "\\x0connx"',
         "  | ^^^^^^^",
         "  = note: first given here (m/config.pbtxt:1:1)",
         "  = help: replace 'backend'     with 'platform'",
@@ -137,13 +137,13 @@ def test_help_and_concise_lines(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     ]
     assert plain_text([fixed, folder], 1, TextOptions(concise=True)).splitlines() == [
         "m/config.pbtxt:2:1: TL101 [error] a fix",
-        "m: TL212 [error] a folder",
+        "m: TL212 [error] a folder\\x0d",
         "Found 2 errors (1 model checked).",
         "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
     ]
     assert plain_text([fixed, folder], 1, TextOptions(concise=True, quiet=True)).splitlines() == [
         "m/config.pbtxt:2:1: TL101 [error] a fix",
-        "m: TL212 [error] a folder",
+        "m: TL212 [error] a folder\\x0d",
     ]
     # The title's first letter is lowered, unless it starts an acronym or a name.
     assert help_text(fixed) == "replace 'backend'\twith 'platform'"
@@ -199,3 +199,77 @@ def test_statistics_follow_the_plain_report(
     report, table = out.split(summary)
     assert "TL201 [error]" in report
     assert "Findings per rule" in table and "TL201" in table
+
+
+# --- Long lines -------------------------------------------------------------------------------
+
+
+def frame_of(line: str, start: int, end: int, tmp_path: Path) -> list[str]:
+    """The code frame of a finding at columns ``start`` to ``end`` (1-based, end exclusive)
+    of ``line``, the one line of a config."""
+    config = tmp_path / "config.pbtxt"
+    config.write_text(line + "\n", encoding="utf-8")
+    found = Diagnostic("TL107", "f", Severity.ERROR, "m", config, span(1, start, end))
+    return plain_text([found], 1, TextOptions(quiet=True)).splitlines()[1:4]
+
+
+def test_a_frame_shows_80_columns_either_side_of_a_long_line(tmp_path: Path) -> None:
+    line = "x" * 300 + 'name: "m"' + "y" * 300
+    assert frame_of(line, 301, 310, tmp_path) == [
+        "  |",
+        "1 | …" + "x" * 80 + 'name: "m"' + "y" * 80 + "…",
+        "  | " + " " * 81 + "^" * 9,
+    ]
+
+
+def test_a_frame_cuts_only_the_side_that_is_long(tmp_path: Path) -> None:
+    line = 'name: "m"' + "y" * 300
+    assert frame_of(line, 1, 5, tmp_path) == [
+        "  |",
+        "1 | " + line[:84] + "…",
+        "  | ^^^^",
+    ]
+    short = "x" * 100 + "name"
+    assert frame_of(short, 101, 105, tmp_path) == [
+        "  |",
+        "1 | …" + short[20:],
+        "  | " + " " * 81 + "^^^^",
+    ]
+
+
+def test_a_frame_shows_160_columns_of_a_long_span(tmp_path: Path) -> None:
+    line = "a" * 1000 + "b" * 1000
+    assert frame_of(line, 1, 1501, tmp_path) == [
+        "  |",
+        "1 | " + "a" * 240 + "…",
+        "  | " + "^" * 160,
+    ]
+
+
+def test_a_frame_aligns_its_carets_with_escaped_characters(tmp_path: Path) -> None:
+    line = 'name: "\x1b[2J" max_batch_size: x'
+    assert frame_of(line, 30, 31, tmp_path) == [
+        "  |",
+        '1 | name: "\\x1b[2J" max_batch_size: x',
+        "  | " + " " * 32 + "^",
+    ]
+
+
+def test_a_report_on_a_long_line_grows_with_its_findings_not_the_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every field of a one-line config of 100 KB given twice: each finding's frame holds at
+    most 160 columns of the line, so the report is a few hundred bytes a finding."""
+    monkeypatch.chdir(tmp_path)
+    folder = tmp_path / "m"
+    (folder / "1").mkdir(parents=True)
+    (folder / "1" / "model.onnx").write_bytes(b"")
+    line = 'name: "m" backend: "onnxruntime" ' + "max_batch_size: 1 " * 5_000
+    (folder / "config.pbtxt").write_text(line + "\n", encoding="utf-8")
+    buffer = io.StringIO()
+    monkeypatch.setattr("sys.stdout", buffer)
+    assert main(["check", "m"]) == 1
+    out = buffer.getvalue()
+    findings = out.count(": TL107 ")
+    assert findings == 4_999
+    assert len(out.encode()) / findings < 700

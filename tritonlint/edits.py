@@ -56,13 +56,13 @@ def remove_fields(fields: Sequence[Field], indexes: Collection[int]) -> tuple[Te
     line is left; comments above it stay. Adjacent fields are removed by one edit.
     """
     edits = []
-    index = 0
-    while index < len(fields):
-        if index not in indexes:
-            index += 1
-            continue
-        first = index
-        while index + 1 < len(fields) and index + 1 in indexes:
+    chosen = sorted(i for i in indexes if 0 <= i < len(fields))
+    position = 0
+    # Only the fields removed are visited: one duplicate among many fields costs O(1).
+    while position < len(chosen):
+        first = index = chosen[position]
+        while position + 1 < len(chosen) and chosen[position + 1] == index + 1:
+            position += 1
             index += 1
         if first > 0:
             leading = fields[first].leading_comments
@@ -76,7 +76,7 @@ def remove_fields(fields: Sequence[Field], indexes: Collection[int]) -> tuple[Te
         else:
             start, end = _start(fields[first].span), _end(_with_comment(fields[index]))
         edits.append(TextEdit(Span(start[0], start[1], end[0], end[1], start[2], end[2]), ""))
-        index += 1
+        position += 1
     return tuple(edits)
 
 

@@ -317,3 +317,34 @@ def test_a_workspace_checks_an_edited_text_as_a_fresh_workspace_does(tmp_path: P
         fresh.open(path, text)
         assert workspace.check().diagnostics == fresh.check().diagnostics
         assert workspace.document(path).text == text
+
+
+def test_an_edit_that_nests_too_deep_reparses_as_it_parses_whole() -> None:
+    """Messages opened inside a message 99 deep pass the parser's limit of 100: the edit is
+    read as a whole parse reads it, the message past the limit empty."""
+    schema = load_schema()
+    text = "a { " * 99 + "b: 1 " + "} " * 99 + '\nname: "m"\n'
+    document = parse_config(PATH, text, schema)
+    assert document.syntax is not None and not document.syntax.problems
+    edited = text.replace("b: 1", "b { c { d: 1 } }")
+    document = reparse_config(document, edited, schema)
+    whole = parse_config(PATH, edited, schema)
+    assert differences(document, whole) == []
+    assert document.syntax is not None
+    assert [(p.span.column, p.message) for p in document.syntax.problems] == [
+        (403, "message nested more than 100 levels deep; what this '{' opens is not read")
+    ]
+
+
+def test_an_edit_past_the_limit_of_adjacent_strings_reparses_as_it_parses_whole() -> None:
+    schema = load_schema()
+    text = 'name: "m"\nparameters { key: "k" value { string_value: ' + '"x" ' * 9_999 + "} }\n"
+    document = parse_config(PATH, text, schema)
+    assert document.syntax is not None and not document.syntax.problems
+    edited = text.replace('"x" } }', '"x" "y" "z" } }')
+    document = reparse_config(document, edited, schema)
+    assert differences(document, parse_config(PATH, edited, schema)) == []
+    assert document.syntax is not None
+    assert [p.message for p in document.syntax.problems] == [
+        "more than 10,000 adjacent string literals make one value; the one after them is not read"
+    ]

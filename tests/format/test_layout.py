@@ -239,7 +239,16 @@ def test_a_template_placeholder_is_refused() -> None:
     assert result.span is not None and (result.span.line, result.span.column) == (1, 17)
 
 
-def test_nesting_too_deep_to_print_is_refused() -> None:
-    assert format_text("a {" * 3000 + "}" * 3000) == Refusal(
-        "messages are nested too deeply to format"
+def test_nesting_too_deep_to_read_is_refused() -> None:
+    refusal = format_text("a {" * 3000 + "}" * 3000)
+    assert isinstance(refusal, Refusal)
+    assert refusal.message == (
+        "syntax error: message nested more than 100 levels deep; what this '{' opens is not read"
     )
+    assert refusal.span is not None and refusal.span.column == 303
+
+
+def test_the_deepest_nesting_read_is_formatted() -> None:
+    formatted = format_text("a {" * 100 + "}" * 100)
+    assert isinstance(formatted, Formatted)
+    assert formatted.text.splitlines()[99] == " " * 198 + "a { }"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import tracemalloc
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -470,21 +471,83 @@ def test_the_number_of_reported_syntax_errors_is_capped() -> None:
 # --- Deep nesting -------------------------------------------------------------------------
 
 
+TOO_DEEP = "message nested more than 100 levels deep; what this '{' opens is not read"
+
+
 @pytest.mark.parametrize("depth", [1000, 5000])
 def test_deeply_nested_unclosed_messages_do_not_raise(depth: int) -> None:
     result = parse("a { " * depth)
-    [problem] = result.problems
-    assert at(problem) == (1, 4 * depth + 1)
-    assert "end of file" in problem.message
+    too_deep, unclosed = result.problems
+    assert (at(too_deep), too_deep.message) == ((1, 403), TOO_DEEP)
+    assert at(unclosed) == (1, 4 * depth + 1)
+    assert unclosed.message == (
+        "expected one of '[', '}', identifier; found end of file "
+        "(the '{' at line 1, column 403 is not closed)"
+    )
+    assert result.recovered
 
 
-def test_deeply_nested_closed_messages_parse() -> None:
-    depth = 5000
-    result = clean("a < " * depth + ">" * depth)
+def test_messages_nested_100_deep_are_read_whole() -> None:
+    result = clean("a < " * 99 + "b < c: 1 >" + ">" * 99)
     node = result.document.fields[0]
-    for _ in range(depth - 1):
+    for _ in range(99):
+        node = message(node).fields[0]
+    assert names(message(node).fields) == ["c"]
+
+
+def test_a_message_nested_deeper_than_100_is_read_empty() -> None:
+    depth = 5000
+    result = parse("a < " * depth + ">" * depth + "\nname: 'm'")
+    assert reported(result.problems) == [((1, 403), TOO_DEEP.replace("'{'", "'<'"))]
+    node = result.document.fields[0]
+    for _ in range(100):
         node = message(node).fields[0]
     assert message(node).fields == []
+    assert message(node).close.span.start == 4 * depth + depth - 101
+    assert names(result.document.fields) == ["a", "name"]
+    assert result.recovered
+
+
+def test_messages_nested_too_deep_cost_no_memory_for_their_inside() -> None:
+    """The inside of a message nested too deep is passed over, not kept: ten times deeper
+    costs no more memory (deterministic: the objects the parse keeps)."""
+    sizes = []
+    for depth in (10_000, 100_000):
+        text = "a { " * depth + "}" * depth
+        tracemalloc.start()
+        parse(text)
+        sizes.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert sizes[1] < 2 * sizes[0] + 100_000, sizes
+
+
+def test_ten_thousand_adjacent_string_literals_are_one_value() -> None:
+    result = clean("name: " + '"a" ' * 10_000)
+    assert len(scalar(result.document.fields[0]).tokens) == 10_000
+
+
+def test_adjacent_string_literals_after_ten_thousand_are_left_out() -> None:
+    result = parse("name: " + '"a" ' * 10_003 + "\nmax_batch_size: 1")
+    [problem] = result.problems
+    assert where(problem.span) == (1, 6 + 4 * 10_000 + 1, 1, 6 + 4 * 10_003)
+    assert problem.message == (
+        "more than 10,000 adjacent string literals make one value; the 3 after them are not read"
+    )
+    assert len(scalar(result.document.fields[0]).tokens) == 10_000
+    assert names(result.document.fields) == ["name", "max_batch_size"]
+    assert result.recovered
+
+
+def test_adjacent_string_literals_left_out_cost_no_memory() -> None:
+    """Ten times as many literals cost no more memory: those after the limit are not kept."""
+    sizes = []
+    for count in (20_000, 200_000):
+        text = "name: " + '"" ' * count
+        tracemalloc.start()
+        parse(text)
+        sizes.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert sizes[1] < sizes[0] * 1.2, sizes
 
 
 def test_deeply_nested_lists_do_not_raise() -> None:
@@ -496,7 +559,7 @@ def test_deeply_nested_lists_do_not_raise() -> None:
 def test_deeply_nested_messages_with_a_comment_do_not_raise() -> None:
     depth = 5000
     result = parse("a { " * depth + "# deep\n" + "}" * depth)
-    assert result.problems == []
+    assert reported(result.problems) == [((1, 403), TOO_DEEP)]
     assert [c.text for c in result.document.comments] == ["# deep"]
 
 

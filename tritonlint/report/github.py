@@ -14,6 +14,7 @@ from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.paths import display_path
+from tritonlint.report.printable import printable, printable_line, shown_path
 from tritonlint.report.text_report import summary_text
 
 COMMANDS = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "notice"}
@@ -28,7 +29,7 @@ def escape_property(text: str) -> str:
 
 
 def _where(path: Path, line: int | None, column: int | None) -> str:
-    where = display_path(path)
+    where = shown_path(path)
     if line is not None:
         where += f":{line}:{column}"
     return where
@@ -36,7 +37,7 @@ def _where(path: Path, line: int | None, column: int | None) -> str:
 
 def annotation(diagnostic: Diagnostic) -> str:
     """One workflow command for one finding."""
-    properties = [("file", Path(display_path(diagnostic.path)).as_posix())]
+    properties = [("file", printable_line(Path(display_path(diagnostic.path)).as_posix()))]
     span = diagnostic.span
     if span is not None:
         properties.append(("line", str(span.line)))
@@ -46,10 +47,11 @@ def annotation(diagnostic: Diagnostic) -> str:
         else:
             properties.append(("endLine", str(span.end_line)))
     properties.append(("title", f"{diagnostic.code} {diagnostic.name}"))
-    message = diagnostic.message
+    message = printable(diagnostic.message)
     for related in diagnostic.related:
         line, column = (related.span.line, related.span.column) if related.span else (None, None)
-        message += f"\nnote: {related.message} ({_where(related.path, line, column)})"
+        note = printable(related.message)
+        message += f"\nnote: {note} ({_where(related.path, line, column)})"
     listed = ",".join(f"{key}={escape_property(value)}" for key, value in properties)
     return f"::{COMMANDS[diagnostic.severity]} {listed}::{escape_data(message)}"
 

@@ -12,13 +12,13 @@ findings with that same path, code and message it is (the first, the second, ...
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.paths import display_path
+from tritonlint.report.printable import json_text, valid_unicode
 
 SEVERITIES = {Severity.ERROR: "major", Severity.WARNING: "minor", Severity.INFO: "info"}
 
@@ -37,7 +37,9 @@ def _issue(diagnostic: Diagnostic, path: str, occurrence: int) -> dict[str, Any]
     return {
         "description": f"{diagnostic.code} {diagnostic.name}: {diagnostic.message}",
         "check_name": diagnostic.code,
-        "fingerprint": fingerprint(path, diagnostic.code, diagnostic.message, occurrence),
+        "fingerprint": fingerprint(
+            path, diagnostic.code, valid_unicode(diagnostic.message), occurrence
+        ),
         "severity": SEVERITIES[diagnostic.severity],
         "location": {"path": path, "lines": lines},
     }
@@ -48,12 +50,12 @@ def gitlab_issues(diagnostics: list[Diagnostic]) -> list[dict[str, Any]]:
     seen: Counter[tuple[str, str, str]] = Counter()
     issues = []
     for diagnostic in diagnostics:
-        path = Path(display_path(diagnostic.path)).as_posix()
-        key = (path, diagnostic.code, diagnostic.message)
+        path = valid_unicode(Path(display_path(diagnostic.path)).as_posix())
+        key = (path, diagnostic.code, valid_unicode(diagnostic.message))
         issues.append(_issue(diagnostic, path, seen[key]))
         seen[key] += 1
     return issues
 
 
 def render_gitlab(diagnostics: list[Diagnostic]) -> str:
-    return json.dumps(gitlab_issues(diagnostics), indent=2, ensure_ascii=False)
+    return json_text(gitlab_issues(diagnostics))

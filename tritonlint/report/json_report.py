@@ -9,12 +9,12 @@ of another file than the finding's (an ensemble that names the model) has its ``
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from tritonlint.diagnostics import Diagnostic, Fix, TextEdit
 from tritonlint.paths import display_path
 from tritonlint.report.links import rule_url
+from tritonlint.report.printable import json_text
 from tritonlint.rules.registry import by_code
 from tritonlint.span import Span
 
@@ -86,4 +86,4 @@ def to_json_object(diagnostic: Diagnostic) -> dict[str, Any]:
 
 
 def render_json(diagnostics: list[Diagnostic]) -> str:
-    return json.dumps([to_json_object(d) for d in diagnostics], indent=2, ensure_ascii=False)
+    return json_text([to_json_object(d) for d in diagnostics])

@@ -13,21 +13,15 @@ path that does not exist, a repository-wide finding) gets a suite of its own pat
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.paths import display_path
+from tritonlint.report.printable import xml_text as _xml
 
-#: Characters XML 1.0 cannot hold, even escaped.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 CLEAN_CASE = "tritonlint"
-
-
-def _xml(text: str) -> str:
-    return _NOT_XML.sub("\ufffd", text)
 
 
 def _owner(path: Path, checked: Sequence[Path]) -> Path:

@@ -18,16 +18,15 @@ region in every location, and this one stands for the whole of it.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
 
 from tritonlint import __version__
 from tritonlint.diagnostics import Diagnostic, Fix, Severity
 from tritonlint.paths import display_path
 from tritonlint.report.links import DOCUMENTATION_HOME, rule_url
+from tritonlint.report.printable import json_text, uri_path
 from tritonlint.report.rules_doc import rule_markdown
 from tritonlint.rules.base import Rule
 from tritonlint.rules.registry import all_rules
@@ -58,7 +57,7 @@ def _artifact(path: Path) -> dict[str, str]:
     folder = "/" if os.path.isdir(path) else ""
     if os.path.isabs(shown):
         return {"uri": Path(shown).as_uri().rstrip("/") + folder}
-    return {"uri": quote(Path(shown).as_posix(), safe="/") + folder, "uriBaseId": SRCROOT}
+    return {"uri": uri_path(Path(shown).as_posix()) + folder, "uriBaseId": SRCROOT}
 
 
 def _region(span: Span | None) -> dict[str, int]:
@@ -146,4 +145,4 @@ def sarif_log(diagnostics: list[Diagnostic]) -> dict[str, Any]:
 
 
 def render_sarif(diagnostics: list[Diagnostic]) -> str:
-    return json.dumps(sarif_log(diagnostics), indent=2, ensure_ascii=False)
+    return json_text(sarif_log(diagnostics))

@@ -1,8 +1,11 @@
 """Text output in the style of rustc and ruff: location, code, message, source line, caret.
 
 A finding is its heading (``path:line:col: CODE [severity] message``), the source line with
-carets under what it points at, a ``= note:`` line for each related place and, where the rule
-suggests a fix, a ``= help:`` line saying what the fix does. The concise style is the heading
+carets under what it points at (of a long line, :data:`CONTEXT` columns either side of what
+it points at, cut with ``…``), a ``= note:`` line for each related place and, where the rule
+suggests a fix, a ``= help:`` line saying what the fix does. Control characters and bytes of
+names that are not UTF-8 are shown escaped (``\\x1b``, ``\\xff``; see
+``tritonlint.report.printable``). The concise style is the heading
 alone, one line per finding. A summary line ends the report, unless it is quiet.
 
 The report is made of lines of styled pieces. A terminal gets them through rich, in colour
@@ -21,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TextIO
 
 from tritonlint.diagnostics import Diagnostic, Severity
-from tritonlint.paths import display_path
+from tritonlint.report.printable import printable_line, shown_path
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -54,6 +57,11 @@ Piece = tuple[str, str]
 Line = tuple[Piece, ...]
 
 _STYLES = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}
+#: How many columns of a source line a code frame shows either side of what it points at.
+CONTEXT = 80
+#: How many columns of what it points at a code frame shows at most.
+MARKED = 160
+
 #: The control characters rich leaves out of any text it prints: bell, backspace, vertical
 #: tab, form feed and carriage return.
 _DROPPED_BY_RICH = dict.fromkeys((7, 8, 11, 12, 13))
@@ -65,19 +73,24 @@ class _Sources:
 
     def __init__(self, texts: Mapping[Path, str] | None = None) -> None:
         self._lines: dict[Path, list[str] | None] = {
-            path: text.split("\n") for path, text in (texts or {}).items()
+            path: _lines(text) for path, text in (texts or {}).items()
         }
 
     def line(self, path: Path, number: int) -> str | None:
         if path not in self._lines:
             try:
-                self._lines[path] = path.read_text(encoding="utf-8").split("\n")
+                self._lines[path] = _lines(path.read_text(encoding="utf-8"))
             except (OSError, UnicodeDecodeError):
                 self._lines[path] = None
         lines = self._lines[path]
         if lines is None or not 1 <= number <= len(lines):
             return None
-        return lines[number - 1].rstrip("\r")
+        return lines[number - 1]
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text``, without their line breaks (``\\r\\n`` or ``\\n``)."""
+    return [line.rstrip("\r") for line in text.split("\n")]
 
 
 def _frame(diagnostic: Diagnostic, sources: _Sources) -> list[Line]:
@@ -88,20 +101,40 @@ def _frame(diagnostic: Diagnostic, sources: _Sources) -> list[Line]:
     if source is None:
         return []
     gutter = " " * len(str(span.line))
-    expanded = source.expandtabs(1)
-    start = span.column - 1
-    end = span.end_column - 1 if span.end_line == span.line else len(expanded)
-    width = max(1, end - start)
+    start = min(span.column - 1, len(source))
+    end = span.end_column - 1 if span.end_line == span.line else len(source)
+    shown, offset, width = _window(source, start, max(start, end))
     style = _STYLES[diagnostic.severity]
     return [
         ((f"{gutter} |", "blue"),),
-        ((f"{span.line} | ", "blue"), (expanded, "")),
-        ((f"{gutter} | ", "blue"), (" " * start, ""), ("^" * width, style)),
+        ((f"{span.line} | ", "blue"), (shown, "")),
+        ((f"{gutter} | ", "blue"), (" " * offset, ""), ("^" * width, style)),
     ]
 
 
+def _window(line: str, start: int, end: int) -> tuple[str, int, int]:
+    """What a code frame shows of ``line`` for the columns ``start`` to ``end`` (0-based,
+    end exclusive): the line with its unprintable characters escaped, cut to
+    :data:`CONTEXT` columns either side of them (and to :data:`MARKED` columns of them)
+    with ``…`` where it is cut, a tab as one space; and where the carets start in it and
+    how many there are. A frame's size and the time it takes do not grow with the length
+    of its line."""
+    low = max(0, start - CONTEXT)
+    marked_end = min(end, start + MARKED)
+    high = min(len(line), marked_end + CONTEXT)
+    before = ("…" if low else "") + _shown(line[low:start])
+    marked = _shown(line[start:marked_end])
+    after = _shown(line[marked_end:high]) + ("…" if high < len(line) else "")
+    return before + marked + after, len(before), max(1, len(marked))
+
+
+def _shown(part: str) -> str:
+    """Part of a source line as a code frame shows it: a tab as one space, escapes."""
+    return printable_line(part.replace("\t", " "))
+
+
 def _heading(diagnostic: Diagnostic) -> Line:
-    location = display_path(diagnostic.path)
+    location = shown_path(diagnostic.path)
     if diagnostic.span is not None:
         location += f":{diagnostic.span.line}:{diagnostic.span.column}"
     style = _STYLES[diagnostic.severity]
@@ -111,16 +144,17 @@ def _heading(diagnostic: Diagnostic) -> Line:
         (diagnostic.code, style),
         (" ", ""),
         (f"[{diagnostic.severity.value}] ", style),
-        (diagnostic.message, ""),
+        (printable_line(diagnostic.message), ""),
     )
 
 
 def _note(diagnostic: Diagnostic) -> Iterator[Line]:
     for related in diagnostic.related:
-        where = display_path(related.path)
+        where = shown_path(related.path)
         if related.span is not None:
             where += f":{related.span.line}:{related.span.column}"
-        yield (("  = note: ", "bold"), (f"{related.message} ({where})", ""))
+        note = printable_line(related.message)
+        yield (("  = note: ", "bold"), (f"{note} ({where})", ""))
 
 
 def help_text(diagnostic: Diagnostic) -> str | None:
@@ -137,7 +171,7 @@ def help_text(diagnostic: Diagnostic) -> str | None:
 def _help(diagnostic: Diagnostic) -> Iterator[Line]:
     text = help_text(diagnostic)
     if text is not None:
-        yield (("  = help: ", "bold cyan"), (text, ""))
+        yield (("  = help: ", "bold cyan"), (printable_line(text), ""))
 
 
 def _findings(

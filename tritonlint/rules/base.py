@@ -22,6 +22,11 @@ from tritonlint.diagnostics import Applicability, Diagnostic, Fix, RelatedLocati
 from tritonlint.span import Span
 from tritonlint.stage_rules import StageRule
 
+#: The longest message a finding has: a message that quotes a value of a config (a name of
+#: 100 KB) is cut in its middle, so that a report grows with its findings, not with them
+#: times the values they quote.
+MAX_MESSAGE = 2_000
+
 if TYPE_CHECKING:
     from tritonlint.rules.context import Finding, ModelContext, RepositoryContext
 
@@ -105,6 +110,7 @@ class Declaration:
         related: tuple[RelatedLocation, ...] = (),
         fixes: tuple[Fix, ...] = (),
     ) -> Diagnostic:
+        message = shortened(message)
         return Diagnostic(self.code, self.name, self.severity, message, path, span, related, fixes)
 
     def from_finding(self, finding: Finding) -> Diagnostic:
@@ -206,3 +212,13 @@ def repository_rule(
         )
 
     return declared
+
+
+def shortened(message: str) -> str:
+    """``message``, cut in its middle to :data:`MAX_MESSAGE` characters if it is longer:
+    ``… (98,220 characters left out) …`` stands for what is cut."""
+    if len(message) <= MAX_MESSAGE:
+        return message
+    head, tail = MAX_MESSAGE * 2 // 3, MAX_MESSAGE // 4
+    left_out = len(message) - head - tail
+    return f"{message[:head]} … ({left_out:,} characters left out) … {message[-tail:]}"

@@ -17,7 +17,10 @@ SYNTAX_ERROR = declare(
     separate libprotobuf log line); tritonlint reports every syntax error of the file, each
     at its place, with what it expected there. A note pasted in with a config from a tutorial
     (`key: "TEXT"  <- must match the tokenizer`) is one finding, with a fix that makes it a
-    `#` comment; a `...` standing for content left out is one finding too.
+    `#` comment; a `...` standing for content left out is one finding too. A message nested
+    more than 100 levels deep is one finding, and what it holds is not read (real configs
+    nest a few levels; 100 is the default recursion limit of protobuf's binary parsers); so
+    are the adjacent string literals of one value after the first 10,000.
     """,
     bad="""
     name: "text_encoder"

@@ -50,6 +50,7 @@ from tritonlint.syntax.comments import attach_to_run
 from tritonlint.syntax.cst import Comment, Document, Field, ListValue, Message, Scalar, Token
 from tritonlint.syntax.foreign import foreign_problem
 from tritonlint.syntax.lexer import tokenize
+from tritonlint.syntax.limits import beyond_limits
 from tritonlint.syntax.parser import ParseResult, parse_fields
 from tritonlint.syntax.problems import SyntaxProblem
 from tritonlint.syntax.shift import Shift
@@ -176,7 +177,8 @@ def reparse(
     pending = old.pending
     if isinstance(pending, _Pending) and _holds(pending.focus.message, *edit):
         focus = pending.focus.message
-        again = _reread(focus.fields, _inside(focus), focus.close.kind, edit, old_text, text)
+        below = len(pending.focus.levels)
+        again = _reread(focus.fields, _inside(focus), focus.close.kind, edit, old_text, text, below)
         if again is None:
             return None
         fields, leftover = _rise(
@@ -187,7 +189,7 @@ def reparse(
         kept = Focus(pending.focus.levels, message, _total(base, message), kept=True)
         return _reparsed(old, again, text, _Pending(pending.base, kept))
     tree = old.document
-    found = _reread(tree.fields, (0, len(old_text), 1, 1), END, edit, old_text, text)
+    found = _reread(tree.fields, (0, len(old_text), 1, 1), END, edit, old_text, text, 0)
     if found is None:
         return None
     depth = choose(found.levels) if choose is not None and found.levels else None
@@ -342,9 +344,11 @@ def _reread(
     edit: tuple[int, int],
     old_text: str,
     text: str,
+    depth: int,
 ) -> _Reread | None:
     """Find the stretch of an edit within ``fields`` (the fields of a message whose inside
-    is ``inside``, or of the file) and read it again.
+    is ``inside``, or of the file) and read it again; ``depth``: how deep that message is
+    (0 for the file).
 
     ``closing``: the kind of the token after ``fields`` (the message's closing delimiter,
     or the end of the file).
@@ -371,7 +375,8 @@ def _reread(
         high = after.span.start
         closing = "LBRACKET" if after.name.is_extension else "IDENT"
     delta = len(text) - len(old_text)
-    found = _read_stretch(text, low, high + delta, line, low - column + 1, closing)
+    depth += len(levels)
+    found = _read_stretch(text, low, high + delta, line, low - column + 1, closing, depth)
     if found is None:
         return None
     run, comments, problems = found
@@ -388,10 +393,11 @@ def _reread(
 
 
 def _read_stretch(
-    text: str, start: int, end: int, line: int, line_start: int, next_kind: str
+    text: str, start: int, end: int, line: int, line_start: int, next_kind: str, depth: int
 ) -> tuple[list[Field], list[Comment], list[SyntaxProblem]] | None:
     """The fields, comments and token problems of ``text[start:end]``, when it is a sequence
-    of fields and the token after it begins at ``end`` and is of kind ``next_kind``."""
+    of fields and the token after it begins at ``end`` and is of kind ``next_kind``, and
+    they are within the parser's limits (they are in messages ``depth`` deep)."""
     comments: list[Comment] = []
     tokens: list[Token] = []
     for token in tokenize(text, comments, start, line, line_start):
@@ -401,6 +407,8 @@ def _read_stretch(
             tokens.append(Token(END, "", Span.point(token.span.line, token.span.column, end)))
             break
         tokens.append(token)
+    if beyond_limits(tokens, depth):
+        return None
     parsed = parse_fields(iter(tokens))
     if parsed is None:
         return None

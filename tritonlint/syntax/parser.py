@@ -22,6 +22,7 @@ from tritonlint.syntax.cst import Comment, Document, Field, Token
 from tritonlint.syntax.foreign import foreign_problem
 from tritonlint.syntax.lalr import LalrParser
 from tritonlint.syntax.lexer import tokenize
+from tritonlint.syntax.limits import limit_nesting, limit_string_runs
 from tritonlint.syntax.problems import SyntaxProblem
 from tritonlint.syntax.recovery import Recovery
 from tritonlint.syntax.tables import load_tables
@@ -106,20 +107,28 @@ def parse(text: str) -> ParseResult:
     """Parse text-format source into a CST; never raises on bad input.
 
     After :data:`MAX_SYNTAX_ERRORS` syntax errors the rest of the text is not read, and the
-    tree ends where the next one was found. A refused file that is JSON or Python source has
-    that one problem and no fields (see ``tritonlint.syntax.foreign``).
+    tree ends where the next one was found. A message nested deeper than
+    :data:`~tritonlint.syntax.limits.MAX_NESTING` is read as empty, and the adjacent string
+    literals of a value after :data:`~tritonlint.syntax.limits.MAX_ADJACENT_STRINGS` are left
+    out (one syntax error each).
+    A refused file that is JSON or Python source has that one problem and no fields (see
+    ``tritonlint.syntax.foreign``).
     """
     comments: list[Comment] = []
-    tokens = tokenize(text, comments)
+    limited: list[SyntaxProblem] = []
+    tokens = limit_nesting(limit_string_runs(tokenize(text, comments), limited), limited)
     builder = TreeBuilder()
     parser = LalrParser(load_tables(), _reducers(), builder)
     refused = parser.run(tokens)
     problems: list[SyntaxProblem] = []
     recovered = refused is not None
     if refused is not None:
-        recovery = Recovery(parser, tokens, MAX_SYNTAX_ERRORS)
+        recovery = Recovery(parser, tokens, MAX_SYNTAX_ERRORS - len(limited))
         recovery.resume(refused)
         problems = recovery.problems
+    if limited:
+        problems = [*problems, *limited]
+        recovered = True
     document: Document = parser.result or Document([], [], Span(1, 1, 1, 1, 0, 0))
     problems = sorted([*problems, *builder.problems], key=lambda p: p.span.start)
     foreign = foreign_problem(text) if problems else None
