@@ -9,6 +9,7 @@ rules that compare it are those of the ``modelfile`` pack.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -107,7 +108,5 @@ def _findings(rules: frozenset[str], found: Sequence[Diagnostic], done: str) -> 
 
 
 def _relative(path: Path, model: ModelFolder) -> str:
-    try:
-        return path.relative_to(model.path).as_posix()
-    except ValueError:
-        return path.as_posix()
+    """``path`` from the model folder: never an absolute path, which differs by machine."""
+    return Path(os.path.relpath(path, model.path)).as_posix()
