@@ -8,7 +8,7 @@ does. Unlike it, binding goes on after a problem, so that one run reports them a
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
@@ -185,7 +185,7 @@ class _Binder:
         descriptor: Descriptor = target.DESCRIPTOR  # type: ignore[assignment]
         given: dict[str, int] = {}
         for index, item in enumerate(fields):
-            field_descriptor = self._field_descriptor(descriptor, item, path)
+            field_descriptor = self._field_descriptor(descriptor, item, path, fields)
             if field_descriptor is None:
                 continue
             if not self._oneof_allows(target, field_descriptor, item, path):
@@ -201,7 +201,7 @@ class _Binder:
             given.setdefault(field_descriptor.name, index)
 
     def _field_descriptor(
-        self, descriptor: Descriptor, item: Field, path: Path
+        self, descriptor: Descriptor, item: Field, path: Path, fields: Sequence[Field]
     ) -> FieldDescriptor | None:
         name = item.name
         if name.missing:
@@ -232,7 +232,7 @@ class _Binder:
             f'message type "{descriptor.full_name}" has no field named "{name.text}"{hint} '
             f"(valid fields: {', '.join(valid)})",
             name.span,
-            fixes=_suggested(f"Replace '{name.text}' with '{guess}'", name.span, guess),
+            fixes=_renamed(descriptor, item, fields, guess),
         )
         return None
 
@@ -597,6 +597,22 @@ def _has_value(target: ProtoMessage, descriptor: FieldDescriptor) -> bool:
     if isinstance(current, int | float) and math.copysign(1.0, current) < 0:
         return True  # -0.0 is not the default either
     return bool(current)
+
+
+def _renamed(
+    descriptor: Descriptor, item: Field, fields: Sequence[Field], guess: str | None
+) -> tuple[Fix, ...]:
+    """The unsafe fix that writes the unknown field ``item`` as the field ``guess``: with the
+    ``:`` a scalar field needs before its value where it has none, and none at all where
+    ``guess`` is not repeated and already given (the fixed text would give it twice)."""
+    if guess is None:
+        return ()
+    guessed = descriptor.fields_by_name[guess]
+    if not guessed.is_repeated and any(other.name.text == guess for other in fields):
+        return ()
+    title = f"Replace '{item.name.text}' with '{guess}'"
+    colon = ":" if item.colon is None and not _is_message(guessed) else ""
+    return _suggested(title, item.name.span, guess + colon)
 
 
 def _suggested(
