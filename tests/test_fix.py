@@ -661,3 +661,17 @@ def test_an_ensemble_s_warmup_with_a_comment_in_its_list_is_removed(
     status, _, err = run(["repo", "--fix", "--select", "TL706"], capsys, tmp_path)
     assert (err, status) == ("", 0)
     assert pipe.read_text() == PIPE
+
+
+def test_a_fix_of_a_first_value_given_twice_is_applied_and_the_same_second_removed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``max_batch_size: "4"`` then ``4``: the field is given twice before the fix (the first
+    value, not read, leaves the default) and after it; the fix adds no field given twice,
+    and TL107's fix then removes the second, equal value."""
+    config = _python_model(
+        tmp_path, 'name: "m"\nbackend: "python"\nmax_batch_size: "4"\nmax_batch_size: 4\n'
+    )
+    status, _, err = run(["repo", "--fix"], capsys, tmp_path)
+    assert (err, status) == ("", 0)
+    assert config.read_text() == 'name: "m"\nbackend: "python"\nmax_batch_size: 4\n'

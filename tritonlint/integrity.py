@@ -24,19 +24,18 @@ if TYPE_CHECKING:
     from tritonlint.schema.releases import Schema
 
 #: The problems of the binder that protobuf's parser refuses a text for, besides a ``:``
-#: missing before a scalar (a syntax error): a non-repeated field or a oneof given twice (a
-#: second value that replaces a default is given twice as well, though protobuf lets it by).
-_TWICE = frozenset(
-    {
-        StageRule.DUPLICATE_FIELD,
-        StageRule.OVERRIDDEN_FIELD,
-        StageRule.ONEOF_CONFLICT,
-    }
-)
+#: missing before a scalar (a syntax error), by kind: a non-repeated field given twice (a
+#: second value that replaces a default is given twice as well, though protobuf lets it by),
+#: and two members of a oneof.
+_KINDS = {
+    StageRule.DUPLICATE_FIELD: "twice",
+    StageRule.OVERRIDDEN_FIELD: "twice",
+    StageRule.ONEOF_CONFLICT: "oneof",
+}
 
 
-def _breaking(document: ConfigDocument) -> list[FileProblem]:
-    return [p for p in document.problems if p.rule.is_syntax or p.rule in _TWICE]
+def _kind(problem: FileProblem) -> str | None:
+    return "syntax" if problem.rule.is_syntax else _KINDS.get(problem.rule)
 
 
 def new_breakage(
@@ -45,16 +44,18 @@ def new_breakage(
     """What ``after`` (``what``, in the message) breaks that ``before`` did not, in words, or
     None.
 
-    The problems are counted kind by kind (a syntax error, a field given twice, ...): a
-    rewrite may resolve one problem of a kind, never add one.
+    The problems are counted kind by kind: syntax errors (the parser's, and a ``:`` the
+    binder finds missing), non-repeated fields given twice (whether or not the first value
+    is a default: a fix that makes a bad first value good turns one into the other), oneofs
+    given two members. A rewrite may resolve a problem of a kind, never add one.
     """
-    old = Counter(problem.rule for problem in _breaking(before))
-    found = _breaking(after)
-    new = Counter(problem.rule for problem in found)
-    for problem in found:
-        if new[problem.rule] > old[problem.rule]:
+    old = Counter(_kind(problem) for problem in before.problems)
+    new = Counter(_kind(problem) for problem in after.problems)
+    for problem in after.problems:
+        kind = _kind(problem)
+        if kind is not None and new[kind] > old[kind]:
             where = f"{problem.span.line}:{problem.span.column}: " if problem.span else ""
-            if problem.rule.is_syntax:
+            if kind == "syntax":
                 return f"{what} would not parse ({where}{problem.message})"
             return f"{what} would give a field twice ({where}{problem.message})"
     return None
