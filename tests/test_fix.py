@@ -675,3 +675,20 @@ def test_a_fix_of_a_first_value_given_twice_is_applied_and_the_same_second_remov
     status, _, err = run(["repo", "--fix"], capsys, tmp_path)
     assert (err, status) == ("", 0)
     assert config.read_text() == 'name: "m"\nbackend: "python"\nmax_batch_size: 4\n'
+
+
+def test_a_bad_value_given_after_a_good_one_gets_no_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Made good, the second ``max_batch_size`` would give the field twice: TL103 offers no
+    fix there (not one the verifier would have to refuse)."""
+    text = 'name: "m"\nbackend: "python"\nmax_batch_size: 4\nmax_batch_size: "8"\n'
+    config = _python_model(tmp_path, text)
+    status, out, err = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    assert (err, status) == ("", 1)
+    assert config.read_text() == text
+    assert (
+        "repo/m/config.pbtxt:4:17: TL103 [error] field 'max_batch_size' takes an integer (int32), found \"8\"\n"
+        in out
+    )
+    assert "= help:" not in out

@@ -156,6 +156,17 @@ class _Place:
     #: Where the first field of this name is, when this is a later one.
     earlier: int | None
 
+    def value_fixes(self, descriptor: FieldDescriptor, fixes: tuple[Fix, ...]) -> tuple[Fix, ...]:
+        """``fixes``, which make this field's value one it takes, unless the field is not
+        repeated and given earlier in its message: made good, it would be given twice where
+        it was not (a later field of the same name, which overrides this bad value's default,
+        is given twice already)."""
+        if descriptor.is_repeated or not fixes:
+            return fixes
+        name = self.item.name.text
+        earlier = any(other.name.text == name for other in self.fields[: self.index])
+        return () if earlier else fixes
+
     def removal(self, index: int, title: str) -> tuple[Fix, ...]:
         """A fix that removes ``fields[index]``, which the server would not miss."""
         return (Fix(title, remove_fields(self.fields, {index}), Applicability.SAFE),)
@@ -271,7 +282,7 @@ class _Binder:
                     f"field '{descriptor.name}' is not repeated and takes one "
                     f"{type_label(descriptor)}, not a list",
                     value.span,
-                    fixes=_unlisted(descriptor, value),
+                    fixes=place.value_fixes(descriptor, _unlisted(descriptor, value)),
                 )
                 return
             # The field as a whole is the list, not its first element.
@@ -300,7 +311,7 @@ class _Binder:
                         f"field '{descriptor.name}' takes a message "
                         f"({type_label(descriptor)}) written {{ ... }}, found {value.text}",
                         value.span,
-                        fixes=_wrapped(descriptor, value),
+                        fixes=place.value_fixes(descriptor, _wrapped(descriptor, value)),
                     )
                 return
             self._message_value(target, descriptor, place, value, path)
@@ -392,7 +403,7 @@ class _Binder:
         if not isinstance(result, Converted):
             self.doubt(path, descriptor.name)
             if result.kind == "enum":
-                self._unknown_enum(descriptor, result.message, value.span)
+                self._unknown_enum(descriptor, result.message, value.span, place)
             else:
                 rule = (
                     StageRule.INTEGER_OUT_OF_RANGE
@@ -400,6 +411,7 @@ class _Binder:
                     else StageRule.INVALID_VALUE
                 )
                 fixes = _respelled(descriptor, value) if result.kind == "literal" else ()
+                fixes = place.value_fixes(descriptor, fixes)
                 self.report(rule, result.message, value.span, fixes=fixes)
             return
         self._warn_unknown_enum_number(descriptor, result.value, value.span)
@@ -459,7 +471,9 @@ class _Binder:
             fixes,
         )
 
-    def _unknown_enum(self, descriptor: FieldDescriptor, text: str, span: Span) -> None:
+    def _unknown_enum(
+        self, descriptor: FieldDescriptor, text: str, span: Span, place: _Place
+    ) -> None:
         enum = enum_type(descriptor)
         note = unknown_enum_value_note(enum, text, descriptor.name)
         if note is not None:
@@ -477,11 +491,14 @@ class _Binder:
             f"(valid values: {', '.join(names)})",
             span,
             # A value name in quotes is that value, and nothing else.
-            fixes=_suggested(
-                f"Replace {text} with {guess}",
-                span,
-                guess,
-                certain=text in (f'"{guess}"', f"'{guess}'"),
+            fixes=place.value_fixes(
+                descriptor,
+                _suggested(
+                    f"Replace {text} with {guess}",
+                    span,
+                    guess,
+                    certain=text in (f'"{guess}"', f"'{guess}'"),
+                ),
             ),
         )
 
