@@ -49,8 +49,8 @@ def format_text(text: str) -> Formatted | Refusal:
     A text with a syntax error is refused. The result is checked before it is returned: it
     has the same comments in the same order; where protobuf reads the original as a
     ModelConfig, it must read the result as the same message, else the result must parse to
-    the same tree; and bound as a ModelConfig, it has no syntax error and no field given
-    twice that the original has not (see :mod:`tritonlint.integrity`). Line endings stay as
+    the same tree and, bound as a ModelConfig, have no syntax error and no field given twice
+    that the original has not (see :mod:`tritonlint.integrity`). Line endings stay as
     the text has them (``\\r\\n`` when its first line ends so, else ``\\n``).
     """
     crlf = "\r\n" in text and text.index("\n") > 0 and text[text.index("\n") - 1] == "\r"
@@ -68,8 +68,6 @@ def format_text(text: str) -> Formatted | Refusal:
         return Refusal("messages are nested too deeply to format")
     if formatted == source:
         return Formatted(text, False)
-    if _breaks(source, formatted):
-        return Refusal(UNSAFE)
     if crlf:
         formatted = formatted.replace("\n", "\r\n")
     kept = _comments(formatted) == [c.text.rstrip() for c in parsed.document.comments]
@@ -98,15 +96,18 @@ def _comments(text: str) -> list[str]:
 
 
 def _reads_the_same(original: str, formatted: str, tree: Document) -> bool:
-    """protobuf's verdict where it reads the original as a ModelConfig, else the trees'."""
+    """protobuf's verdict where it reads the original as a ModelConfig (it reads the same
+    message, so nothing it refuses: no syntax error, no field given twice), else the trees'
+    and the binder's."""
     verdict = protobuf_agrees(original, formatted)
     if verdict is not None:
         return verdict
     try:
         reparsed = parse(formatted)
-        return not reparsed.problems and same_structure(tree, reparsed.document)
+        same = not reparsed.problems and same_structure(tree, reparsed.document)
     except RecursionError:
         return False
+    return same and not _breaks(original, formatted)
 
 
 def format_edits(text: str) -> list[TextEdit] | Refusal:
