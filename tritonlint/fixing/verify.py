@@ -1,7 +1,9 @@
 """Whether a fix does only what it claims: the text still parses, and only the fields it edits
 change.
 
-A fix is refused when the fixed text has a syntax error the original had not, or when its
+A fix is refused when the fixed text has a syntax error or a non-repeated field given twice
+that the original had not (by the project's parser and binder), when protobuf's own parser
+reads the original but not the fixed text (see :mod:`tritonlint.integrity`), or when its
 parsed configuration differs from the original's outside the fields the edits touch. The
 fields an edit touches are the narrowest fields of the source map whose text it overlaps (or,
 for an insertion, lies inside), in the original and in the fixed text: renaming
