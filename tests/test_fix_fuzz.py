@@ -19,7 +19,7 @@ from rewrite_fuzz import fix_outcome, mutate, seed_texts
 pytestmark = pytest.mark.filterwarnings("ignore:invalid .*escape sequence:DeprecationWarning")
 
 FUZZ = settings(
-    max_examples=200,
+    max_examples=300,
     deadline=None,
     derandomize=True,
     database=None,

@@ -17,7 +17,7 @@ from rewrite_fuzz import format_failure, mutate, seed_texts
 pytestmark = pytest.mark.filterwarnings("ignore:invalid .*escape sequence:DeprecationWarning")
 
 FUZZ = settings(
-    max_examples=500,
+    max_examples=800,
     deadline=None,
     derandomize=True,
     database=None,
