@@ -692,3 +692,16 @@ def test_a_bad_value_given_after_a_good_one_gets_no_fix(
         in out
     )
     assert "= help:" not in out
+
+
+def test_a_misspelt_message_is_not_renamed_where_its_contents_give_a_field_twice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Read for the first time as ``instance_group``, the block would give ``kind`` twice: the
+    rename is not offered (not one the verifier would have to refuse)."""
+    text = 'name: "m"\nbackend: "python"\ninstance_groups [ { kind: KIND_CPU kind: KIND_GPU } ]\n'
+    config = _python_model(tmp_path, text)
+    status, out, err = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    assert (err, status) == ("", 1)
+    assert config.read_text() == text
+    assert "did you mean 'instance_group'?" in out and "= help:" not in out

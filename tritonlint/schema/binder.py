@@ -621,15 +621,47 @@ def _renamed(
 ) -> tuple[Fix, ...]:
     """The unsafe fix that writes the unknown field ``item`` as the field ``guess``: with the
     ``:`` a scalar field needs before its value where it has none, and none at all where
-    ``guess`` is not repeated and already given (the fixed text would give it twice)."""
+    ``guess`` is not repeated and already given, or where the value, read for the first time
+    as ``guess``, would give a field twice or miss a ':' inside (the fixed text would have a
+    problem the file had not)."""
     if guess is None:
         return ()
     guessed = descriptor.fields_by_name[guess]
     if not guessed.is_repeated and any(other.name.text == guess for other in fields):
         return ()
+    if _breaks_when_read(guessed, item):
+        return ()
     title = f"Replace '{item.name.text}' with '{guess}'"
     colon = ":" if item.colon is None and not _is_message(guessed) else ""
     return _suggested(title, item.name.span, guess + colon)
+
+
+#: What a value must not have to be read as another field: problems protobuf refuses a text
+#: for (a ':' missing before a scalar, a field or a oneof given twice).
+_BREAKING = frozenset(
+    {
+        StageRule.SYNTAX_ERROR,
+        StageRule.DUPLICATE_FIELD,
+        StageRule.OVERRIDDEN_FIELD,
+        StageRule.ONEOF_CONFLICT,
+    }
+)
+
+
+def _breaks_when_read(guessed: FieldDescriptor, item: Field) -> bool:
+    """Whether the value of the unknown field ``item``, bound as the message field
+    ``guessed``, has a problem of :data:`_BREAKING` (it was never bound so far)."""
+    if not _is_message(guessed) or is_map(guessed):
+        return False
+    from google.protobuf import message_factory
+
+    new_message = message_factory.GetMessageClass(message_type(guessed))
+    values = item.value.items if isinstance(item.value, ListValue) else [item.value]
+    scratch = _Binder()
+    for value in values:
+        if isinstance(value, Message):
+            scratch.message(new_message(), value.fields, ())
+    return any(problem.rule in _BREAKING for problem in scratch.problems)
 
 
 def _suggested(
