@@ -57,6 +57,8 @@ BASH_CASES = [
     (["completion", ""], "bash zsh fish"),
     (["smoke", "--format", "s"], "sarif"),
     (["rules", "--"], "--help --markdown --markdown-packs"),
+    (["models", "--fix", "--fol"], "--follow-outside-links"),
+    (["format", "--fol"], "--follow-outside-links"),
 ]
 
 

@@ -47,6 +47,19 @@ def test_a_removed_field_takes_its_trailing_comment_and_keeps_the_one_above() ->
     assert result == "a: 1  # one\n# about b\nc: 3\n"
 
 
+def test_a_removed_field_takes_the_comments_inside_its_list() -> None:
+    """A comment inside the list is among the field's leading comments, but not above it."""
+    text = "a: 1\n# about b\nb [\n  # in the list\n  { c: 2 }\n]\nd: 3\n"
+    _, result = removed(text, 1)
+    assert result == "a: 1\n# about b\nd: 3\n"
+
+
+def test_removing_the_first_field_stops_before_the_next_when_a_comment_is_inside_it() -> None:
+    text = "a: 1\nb [\n  # in the list\n  { c: 2 }\n]\n"
+    _, result = removed(text, 0)
+    assert result == "b [\n  # in the list\n  { c: 2 }\n]\n"
+
+
 def test_removing_a_field_keeps_windows_line_endings() -> None:
     edits, result = removed("a: 1\r\nb: 2  # two\r\nc: 3\r\n", 1)
     assert edits == (TextEdit(Span(1, 5, 2, 12, 4, 17), ""),)

@@ -495,3 +495,213 @@ def test_a_fix_across_files_is_not_applied_to_a_file_changed_since_it_was_made(
     )
     assert (root / "resnet" / "config.pbtxt").read_text() == NAMED
     assert "TL201" in out
+
+
+# -- what a fix may not add: a syntax error, a field given twice, a text protobuf refuses ------
+
+
+@pytest.mark.usefixtures("rules_of_the_test")
+def test_a_fix_that_gives_a_field_twice_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def edits(ctx: ModelContext) -> list[TextEdit]:
+        platform = ctx.span(("platform",), "field")
+        assert platform is not None
+        at = Span.point(platform.end_line, platform.end_column, platform.end)
+        return [TextEdit(at, ' platform: "tensorrt_plan"')]
+
+    _register("TL994", edits)
+    root = repository(tmp_path)
+    status, _, err = run(["repo", "--fix", "--select", "TL994"], capsys, tmp_path)
+    assert status == 1
+    assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG
+    assert err == (
+        "tritonlint: warning: refused the fix of TL994 at repo/resnet/config.pbtxt:3:17 "
+        "('Test fix'): the fixed text would give a field twice (2:30: non-repeated field "
+        "'platform' is specified more than once); this is a bug in the rule's fix, please "
+        "report it\n"
+    )
+
+
+@pytest.mark.usefixtures("rules_of_the_test")
+def test_a_fix_that_drops_the_colon_of_a_scalar_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The parser reads ``dims [ 3 ]`` (a name and a list, of messages for all it knows); the
+    binder, which knows the field is a scalar, finds the ':' missing: a syntax error."""
+
+    def edits(ctx: ModelContext) -> list[TextEdit]:
+        dims = ("input", 0, "dims")
+        name, value = ctx.span(dims, "name"), ctx.span(dims)  # type: ignore[arg-type]
+        assert name is not None and value is not None
+        between = Span(
+            name.end_line, name.end_column, value.line, value.column, name.end, value.start
+        )
+        return [TextEdit(between, " ")]
+
+    _register("TL995", edits)
+    root = repository(tmp_path, NAMED)
+    status, _, err = run(["repo", "--fix", "--select", "TL995"], capsys, tmp_path)
+    assert status == 1
+    assert (root / "resnet" / "config.pbtxt").read_text() == NAMED
+    assert err == (
+        "tritonlint: warning: refused the fix of TL995 at repo/resnet/config.pbtxt:3:17 "
+        "('Test fix'): the fixed text would not parse (4:42: expected ':' between field "
+        "'dims' and its value); this is a bug in the rule's fix, please report it\n"
+    )
+
+
+@pytest.mark.usefixtures("rules_of_the_test")
+def test_a_fix_whose_text_protobuf_would_not_read_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An integer out of range is a finding of the binder, not a syntax error; protobuf,
+    which reads the original, refuses the fixed text, and has the last word."""
+
+    def edits(ctx: ModelContext) -> list[TextEdit]:
+        return [_value(ctx, ("max_batch_size",))._replace(new_text="4294967296")]
+
+    _register("TL996", edits)
+    config = CONFIG.replace(" dim:", " dims:")  # protobuf reads this one
+    root = repository(tmp_path, config)
+    status, _, err = run(["repo", "--fix", "--select", "TL996"], capsys, tmp_path)
+    assert status == 1
+    assert (root / "resnet" / "config.pbtxt").read_text() == config
+    assert err.startswith(
+        "tritonlint: warning: refused the fix of TL996 at repo/resnet/config.pbtxt:3:17 "
+        "('Test fix'): protobuf would not read the fixed text (3:17 : "
+    )
+
+
+# -- fixes that were refused although they were right ---------------------------------------
+
+
+def _python_model(tmp_path: Path, config: str) -> Path:
+    root = make_tree(tmp_path / "repo", {"m/1/model.py": b""})
+    (root / "m" / "config.pbtxt").write_text(config)
+    return root / "m" / "config.pbtxt"
+
+
+def test_a_nan_elsewhere_in_the_config_does_not_stop_a_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A NaN is not equal to itself; the field that holds one has not changed for that."""
+    rest = (
+        'sequence_batching {\n  control_input [ { name: "START" control [ { kind: '
+        "CONTROL_SEQUENCE_START fp32_false_true: [ nan, 1 ] } ] } ]\n}\n"
+    )
+    config = _python_model(tmp_path, 'name: "m"\nplatform: "python"\n' + rest)
+    status, _, err = run(["repo", "--fix", "--select", "TL301"], capsys, tmp_path)
+    assert (err, status) == ("", 0)
+    assert config.read_text() == 'name: "m"\nbackend: "python"\n' + rest
+
+
+def test_the_fix_of_a_string_value_inside_a_map_is_applied(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The fields of a map's message value are recorded under ``value``, as the fix edits."""
+    config = _python_model(
+        tmp_path,
+        'name: "m"\nbackend: "python"\nparameters { key: "a" value: { string_value: 1 } }\n',
+    )
+    status, _, err = run(["repo", "--fix", "--select", "TL103"], capsys, tmp_path)
+    assert (err, status) == ("", 0)
+    assert config.read_text() == (
+        'name: "m"\nbackend: "python"\nparameters { key: "a" value: { string_value: "1" } }\n'
+    )
+
+
+def test_an_empty_backend_takes_the_name_that_was_written_as_platform(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Renaming platform to backend would give backend twice: the empty one gets the name."""
+    config = _python_model(tmp_path, 'name: "m"\nplatform: "python"\nbackend: ""  # set me\n')
+    status, _, err = run(["repo", "--fix", "--select", "TL301"], capsys, tmp_path)
+    assert (err, status) == ("", 0)
+    assert config.read_text() == 'name: "m"\nbackend: "python"  # set me\n'
+
+
+def test_a_misspelt_scalar_list_gets_its_colon_with_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``dimz [ 1 ]`` parses (an unknown field may hold messages); ``dims [ 1 ]`` does not."""
+    config = _python_model(
+        tmp_path,
+        'name: "m"\nbackend: "python"\ninput [ { name: "x" data_type: TYPE_FP32 dimz [ 1 ] } ]\n',
+    )
+    status, _, err = run(["repo", "--fix", "--unsafe-fixes", "--select", "TL101"], capsys, tmp_path)
+    assert (err, status) == ("", 0)
+    assert config.read_text() == (
+        'name: "m"\nbackend: "python"\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\n'
+    )
+
+
+def test_a_misspelt_field_is_not_renamed_to_a_singular_field_already_given(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = 'name: "m"\nbackend: "python"\nmax_batch_size: 4\nmax_batchsize: 8\n'
+    config = _python_model(tmp_path, text)
+    status, out, err = run(
+        ["repo", "--fix", "--unsafe-fixes", "--select", "TL101"], capsys, tmp_path
+    )
+    assert (err, status) == ("", 1)
+    assert "did you mean 'max_batch_size'?" in out
+    assert config.read_text() == text
+
+
+def test_an_ensemble_s_warmup_with_a_comment_in_its_list_is_removed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The comment inside the list is not one above the field: the removal starts before the
+    field, not after that comment in the middle of it."""
+    root = ensemble_repository(tmp_path)
+    pipe = root / "pipe" / "config.pbtxt"
+    warmup = 'model_warmup [\n  # warm up resnet instead\n  { name: "w" batch_size: 1 }\n]\n'
+    pipe.write_text(PIPE.replace("max_batch_size: 8\n", "max_batch_size: 8\n" + warmup))
+    status, _, err = run(["repo", "--fix", "--select", "TL706"], capsys, tmp_path)
+    assert (err, status) == ("", 0)
+    assert pipe.read_text() == PIPE
+
+
+def test_a_fix_of_a_first_value_given_twice_is_applied_and_the_same_second_removed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``max_batch_size: "4"`` then ``4``: the field is given twice before the fix (the first
+    value, not read, leaves the default) and after it; the fix adds no field given twice,
+    and TL107's fix then removes the second, equal value."""
+    config = _python_model(
+        tmp_path, 'name: "m"\nbackend: "python"\nmax_batch_size: "4"\nmax_batch_size: 4\n'
+    )
+    status, _, err = run(["repo", "--fix"], capsys, tmp_path)
+    assert (err, status) == ("", 0)
+    assert config.read_text() == 'name: "m"\nbackend: "python"\nmax_batch_size: 4\n'
+
+
+def test_a_bad_value_given_after_a_good_one_gets_no_fix(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Made good, the second ``max_batch_size`` would give the field twice: TL103 offers no
+    fix there (not one the verifier would have to refuse)."""
+    text = 'name: "m"\nbackend: "python"\nmax_batch_size: 4\nmax_batch_size: "8"\n'
+    config = _python_model(tmp_path, text)
+    status, out, err = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    assert (err, status) == ("", 1)
+    assert config.read_text() == text
+    assert (
+        "repo/m/config.pbtxt:4:17: TL103 [error] field 'max_batch_size' takes an integer (int32), found \"8\"\n"
+        in out
+    )
+    assert "= help:" not in out
+
+
+def test_a_misspelt_message_is_not_renamed_where_its_contents_give_a_field_twice(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Read for the first time as ``instance_group``, the block would give ``kind`` twice: the
+    rename is not offered (not one the verifier would have to refuse)."""
+    text = 'name: "m"\nbackend: "python"\ninstance_groups [ { kind: KIND_CPU kind: KIND_GPU } ]\n'
+    config = _python_model(tmp_path, text)
+    status, out, err = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    assert (err, status) == ("", 1)
+    assert config.read_text() == text
+    assert "did you mean 'instance_group'?" in out and "= help:" not in out

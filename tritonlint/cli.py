@@ -234,6 +234,13 @@ def _add_fix_options(check: argparse.ArgumentParser) -> None:
         action="store_true",
         help="with --fix or --diff: list the findings fixed, file by file",
     )
+    check.add_argument(
+        "--follow-outside-links",
+        action="store_true",
+        help="treat a config that is a symbolic link to a file outside its repository as any "
+        "other: quote its lines in reports, and let --fix write through the link (by default "
+        "its findings are reported without its text, and --fix leaves it alone)",
+    )
 
 
 def _fix_usage(args: argparse.Namespace, stdin: bool) -> None:
@@ -443,6 +450,7 @@ def _lint_options(args: argparse.Namespace, settings: Settings, release: str) ->
         severity=settings.severity,
         exclude=settings.exclude,
         root=settings.root,
+        follow_outside_links=getattr(args, "follow_outside_links", False),
     )
 
 

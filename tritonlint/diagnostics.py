@@ -76,6 +76,9 @@ class Diagnostic(NamedTuple):
     span: Span | None = None
     related: tuple[RelatedLocation, ...] = ()
     fixes: tuple[Fix, ...] = ()
+    #: Whether a report may quote the file's text (show its lines): not where the file is
+    #: read through a symbolic link to outside the repository checked.
+    quotable: bool = True
 
     @property
     def sort_key(self) -> tuple[str, int, int, str, str]:

@@ -65,19 +65,25 @@ def remove_fields(fields: Sequence[Field], indexes: Collection[int]) -> tuple[Te
             position += 1
             index += 1
         if first > 0:
-            leading = fields[first].leading_comments
+            leading = _above(fields[first])
             start = _end(leading[-1].span if leading else _with_comment(fields[first - 1]))
             end = _end(_with_comment(fields[index]))
         elif index + 1 < len(fields):
             following = fields[index + 1]
             start = _start(fields[first].span)
-            comments = following.leading_comments
+            comments = _above(following)
             end = _start(comments[0].span if comments else following.span)
         else:
             start, end = _start(fields[first].span), _end(_with_comment(fields[index]))
         edits.append(TextEdit(Span(start[0], start[1], end[0], end[1], start[2], end[2]), ""))
         position += 1
     return tuple(edits)
+
+
+def _above(field: Field) -> list[Comment]:
+    """The comments that lead ``field`` from above it (its ``leading_comments`` hold those
+    inside it as well: one in its list, one between its name and its value)."""
+    return [c for c in field.leading_comments if c.span.start < field.span.start]
 
 
 def comment_span(comment: Comment) -> Span:

@@ -33,3 +33,13 @@ def is_folder_here(path: Path) -> bool:
         return path.is_dir()
     except OSError:
         return False
+
+
+def leaves(path: Path, root: Path) -> bool:
+    """Whether ``path``, below the folder ``root``, is in truth somewhere else: a symbolic link
+    (the file's own, or a folder's on the way) leads out of ``root``."""
+    real, real_root = os.path.realpath(path), os.path.realpath(root)
+    try:
+        return os.path.commonpath([real, real_root]) != real_root
+    except ValueError:  # another drive on Windows
+        return True

@@ -183,3 +183,35 @@ def test_a_huge_file_is_not_read(workdir: Path, capsys: pytest.CaptureFixture[st
         "configuration; not formatted (the limit is 8 MiB)\n",
     )
     assert huge.stat().st_size == 9 * 1024 * 1024
+
+
+def test_a_config_linked_to_outside_the_repository_is_skipped_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    outside = tmp_path / "elsewhere.pbtxt"
+    outside.write_text(UGLY)
+    (tmp_path / "models/a/1").mkdir(parents=True)
+    (tmp_path / "models/a/config.pbtxt").symlink_to(outside)
+    warning = (
+        "tritonlint: warning: models/a/config.pbtxt is a symbolic link to a file outside the "
+        "repository: not formatted (--follow-outside-links formats it)\n"
+    )
+    assert run(["models"], capsys) == (0, "1 file skipped\n", warning)
+    assert run(["--diff", "models/a/config.pbtxt"], capsys) == (0, "", warning + "1 file skipped\n")
+    assert outside.read_text() == UGLY
+    assert run(["--follow-outside-links", "models"], capsys) == (0, "1 file reformatted\n", "")
+    assert outside.read_text() == PRETTY
+    assert (tmp_path / "models/a/config.pbtxt").is_symlink()
+
+
+def test_a_config_linked_inside_the_repository_is_formatted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "models/a/1").mkdir(parents=True)
+    shared = tmp_path / "models/shared.pbtxt"
+    shared.write_text(UGLY)
+    (tmp_path / "models/a/config.pbtxt").symlink_to("../shared.pbtxt")
+    assert run(["models"], capsys) == (0, "1 file reformatted\n", "")
+    assert shared.read_text() == PRETTY

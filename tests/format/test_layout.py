@@ -6,7 +6,8 @@ import textwrap
 
 import pytest
 
-from tritonlint.format import Formatted, Refusal, format_text
+from tritonlint.format import Formatted, Refusal, api, format_text
+from tritonlint.format.api import UNSAFE
 
 
 def formatted(source: str) -> str:
@@ -218,6 +219,44 @@ def test_extension_names_and_separators() -> None:
 def test_a_scalar_list_without_its_colon_is_left_for_the_linter_to_report() -> None:
     # protobuf refuses `dims [ 1 ]`; formatting does not change what a file means.
     assert formatted("input { dims [1] }\n") == "input {\n  dims [ 1 ]\n}\n"
+
+
+def test_a_scalar_field_given_a_message_keeps_its_colon() -> None:
+    """``default_model_filename { }`` would be a syntax error (a scalar field needs its
+    ':'); ``default_model_filename: { }`` is a value of the wrong type, which the linter
+    reports. A message field still loses its colon, in the same file."""
+    source = (
+        "default_model_filename: { }\n"
+        'input: [ { name: "x" dims: [ { } ] } ]\n'
+        "optimization: { cuda: { graphs: true } }\n"
+    )
+    assert formatted(source) == dedent(
+        """
+        default_model_filename: { }
+        input [
+          {
+            name: "x"
+            dims: [
+              { }
+            ]
+          }
+        ]
+        optimization {
+          cuda {
+            graphs: true
+          }
+        }
+        """
+    )
+
+
+def test_a_layout_that_would_lose_a_needed_colon_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The binder checks the result too: had the printer dropped the colon, the text would
+    have been refused, not written."""
+    monkeypatch.setattr(api, "scalar_fields", lambda *_: frozenset())
+    assert format_text('name: "m"\ndefault_model_filename: { }\n') == Refusal(UNSAFE)
 
 
 def test_formatting_twice_changes_nothing() -> None:

@@ -13,6 +13,7 @@ from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine.checks import walk_diagnostics
 from tritonlint.engine.model_check import can_fork, default_jobs
 from tritonlint.engine.options import LintOptions
+from tritonlint.engine.outside import base_of, guarded
 from tritonlint.engine.workspace import Workspace
 from tritonlint.repository.walker import Source, plan, text_source
 from tritonlint.schema.releases import load_schema
@@ -79,7 +80,7 @@ def lint_text(path: Path, text: str | bytes, options: LintOptions | None = None)
     source = text_source(path)
     workspace = workspace_for(source, options)
     workspace.open(path, text)
-    found, checked = check_source(workspace, source, options)
+    found, checked = check_source(workspace, source, options, read_from_disk=False)
     release = load_schema(options.triton_version).release
     decoded = workspace.text(path)
     texts = {path: decoded} if decoded is not None else {}
@@ -93,9 +94,15 @@ def _lint_source(
 
 
 def check_source(
-    workspace: Workspace, source: Source, options: LintOptions
+    workspace: Workspace, source: Source, options: LintOptions, *, read_from_disk: bool = True
 ) -> tuple[list[Diagnostic], list[Path]]:
-    """What checking ``workspace`` found, and the models (or loose file) it checked."""
+    """What checking ``workspace`` found, and the models (or loose file) it checked.
+
+    The findings in files read from the disk through a symbolic link to outside the
+    repository do not quote those files (see :mod:`tritonlint.engine.outside`), unless
+    ``options`` follow such links; ``read_from_disk`` is False where the text checked came
+    from elsewhere (standard input).
+    """
     result = workspace.check()
     repository = workspace.repository
     checked = [
@@ -103,7 +110,10 @@ def check_source(
         for model in repository.target_models()
         if not options.excluded.match(model.path)
     ]
-    return result.diagnostics, checked
+    found = result.diagnostics
+    if read_from_disk and not options.follow_outside_links:
+        found = guarded(found, base_of(source), workspace.text)
+    return found, checked
 
 
 #: Below this many repositories they are checked one after another.

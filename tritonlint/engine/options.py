@@ -34,6 +34,9 @@ class LintOptions:
     exclude: tuple[str, ...] = ()
     #: The folder the glob patterns are relative to (None: the working directory).
     root: Path | None = None
+    #: Whether a config read through a symbolic link to outside its repository is quoted in
+    #: reports, and fixed, like any other (see :mod:`tritonlint.engine.outside`).
+    follow_outside_links: bool = False
 
     def enabled(self, rule: Rule) -> bool:
         """Whether ``rule``'s findings are reported: selected (an opt-in rule only where a

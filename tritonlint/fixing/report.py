@@ -52,6 +52,11 @@ def fix_warnings(run: FixRun) -> list[str]:
             f"refused the fix of {diagnostic.code} at {where} ({fix.title!r}): {refused.reason}; "
             "this is a bug in the rule's fix, please report it"
         )
+    for path in run.not_written:
+        warnings.append(
+            f"{display_path(path)} is a symbolic link to a file outside the repository: its "
+            "fixes are not applied (--follow-outside-links applies them)"
+        )
     for path in run.unsettled:
         warnings.append(
             f"the fixes of {display_path(path)} did not settle after {MAX_ROUNDS} rounds; "

@@ -16,7 +16,7 @@ syntax rules are applied there.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -61,17 +61,25 @@ class WorkspaceFixes:
     refused: list[Refused] = field(default_factory=list)
     #: Whether fixes were still being applied when the rounds ran out.
     unsettled: bool = False
+    #: Files that fixes would have changed but that may not be written (symbolic links to
+    #: outside the repository).
+    not_written: set[Path] = field(default_factory=set)
 
 
 def fix_workspace(
-    workspace: Workspace, schema: Schema, unsafe: bool, max_rounds: int = MAX_ROUNDS
+    workspace: Workspace,
+    schema: Schema,
+    unsafe: bool,
+    max_rounds: int = MAX_ROUNDS,
+    writable: Callable[[Path], bool] | None = None,
 ) -> WorkspaceFixes:
-    """Apply the fixes of ``workspace``'s findings in its overlay until none is left."""
+    """Apply the fixes of ``workspace``'s findings in its overlay until none is left; a fix
+    that edits a file ``writable`` refuses is not applied at all."""
     originals: dict[Path, str] = {}
     outcome = WorkspaceFixes(workspace.check())
     refused: set[tuple[str, Path, Fix]] = set()
     for _ in range(max_rounds):
-        fixing = _Round(workspace, schema, outcome, refused, set(originals))
+        fixing = _Round(workspace, schema, outcome, refused, set(originals), writable)
         for diagnostic, fix in _fixable(outcome.result.diagnostics, unsafe):
             fixing.take(diagnostic, fix)
         if not fixing.taken:
@@ -103,8 +111,10 @@ class _Round:
         outcome: WorkspaceFixes,
         refused: set[tuple[str, Path, Fix]],
         changed: set[Path],
+        writable: Callable[[Path], bool] | None = None,
     ) -> None:
         self._workspace = workspace
+        self._writable = writable
         #: The files an earlier round changed.
         self._changed = changed
         self._schema = schema
@@ -122,6 +132,11 @@ class _Round:
         by_file = fix.by_file(diagnostic.path)
         if any(path != diagnostic.path and path in self._changed for path in by_file):
             return  # computed before that file changed, and not checked again since
+        if self._writable is not None:
+            barred = {path for path in by_file if not self._writable(path)}
+            if barred:
+                self._outcome.not_written |= barred
+                return
         files = {path: self._file(path) for path in by_file}
         if any(f is None or not _allowed_in(f[1], diagnostic) for f in files.values()):
             return

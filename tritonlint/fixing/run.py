@@ -6,7 +6,7 @@ What :func:`fix_paths` returns says what would change; nothing is written until
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -14,8 +14,9 @@ from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine import LintOptions, LintResult, workspace_for
 from tritonlint.engine.batch import check_source
 from tritonlint.engine.checks import walk_diagnostics
+from tritonlint.engine.outside import base_of
 from tritonlint.fixing.rounds import Applied, Refused, fix_workspace
-from tritonlint.paths import display_path
+from tritonlint.paths import display_path, leaves
 from tritonlint.repository.walker import Source, plan
 from tritonlint.rewrite import unified_diff, write_all
 from tritonlint.schema.releases import load_schema
@@ -33,6 +34,9 @@ class FixRun:
     refused: list[Refused] = field(default_factory=list)
     #: Files whose fixes had not settled when the rounds ran out.
     unsettled: list[Path] = field(default_factory=list)
+    #: Files with fixes that were not applied because they are symbolic links to outside
+    #: the repository (without ``follow_outside_links``).
+    not_written: list[Path] = field(default_factory=list)
 
     @property
     def fixed(self) -> list[Diagnostic]:
@@ -74,7 +78,7 @@ def fix_paths(
         for path, text in (texts or {}).items():
             if _reads(source, path):
                 workspace.open(path, text)
-        outcome = fix_workspace(workspace, schema, unsafe)
+        outcome = fix_workspace(workspace, schema, unsafe, writable=_writable(source, options))
         source_found, source_checked = check_source(workspace, source, options)
         found.extend(source_found)
         checked.extend(source_checked)
@@ -83,12 +87,22 @@ def fix_paths(
         run.refused.extend(outcome.refused)
         if outcome.unsettled:
             run.unsettled.extend(sorted({d.path for d in outcome.result.diagnostics if d.fixes}))
+        run.not_written.extend(sorted(outcome.not_written))
         run.result.texts.update({path: after for path, (_, after) in outcome.changed.items()})
     run.changed = dict(sorted(run.changed.items()))
     run.result.diagnostics = sorted(dict.fromkeys(found), key=lambda d: d.sort_key)
     run.result.models_checked = len(checked)
     run.result.checked = sorted(checked)
     return run
+
+
+def _writable(source: Source, options: LintOptions) -> Callable[[Path], bool] | None:
+    """Which files of ``source`` fixes may write: not those that are symbolic links to
+    outside its repository, unless ``options`` follow such links (then all: None)."""
+    if options.follow_outside_links:
+        return None
+    base = base_of(source)
+    return lambda path: not leaves(path, base)
 
 
 def _reads(source: Source, path: Path) -> bool:

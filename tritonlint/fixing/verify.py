@@ -1,7 +1,9 @@
 """Whether a fix does only what it claims: the text still parses, and only the fields it edits
 change.
 
-A fix is refused when the fixed text has a syntax error the original had not, or when its
+A fix is refused when the fixed text has a syntax error or a non-repeated field given twice
+that the original had not (by the project's parser and binder), when protobuf's own parser
+reads the original but not the fixed text (see :mod:`tritonlint.integrity`), or when its
 parsed configuration differs from the original's outside the fields the edits touch. The
 fields an edit touches are the narrowest fields of the source map whose text it overlaps (or,
 for an insertion, lies inside), in the original and in the fixed text: renaming
@@ -16,6 +18,7 @@ rule that offered the fix.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -24,6 +27,7 @@ from google.protobuf.message import Message
 
 from tritonlint.diagnostics import TextEdit
 from tritonlint.document import ConfigDocument, parse_config
+from tritonlint.integrity import new_breakage, protobuf_refusal
 from tritonlint.schema.releases import Schema
 from tritonlint.schema.source_map import Path as FieldPath
 from tritonlint.schema.source_map import SourceMap
@@ -37,12 +41,11 @@ def refusal(
 ) -> str | None:
     """Why the text ``after`` (``before``'s text with ``edits``) must not be written, or None."""
     fixed = parse_config(path, after, schema)
-    old_problems = before.syntax.problems if before.syntax is not None else []
-    new_problems = fixed.syntax.problems if fixed.syntax is not None else []
-    if len(new_problems) > len(old_problems):
-        first = new_problems[0]
-        where = f"{first.span.line}:{first.span.column}" if first.span else "?"
-        return f"the fixed text would not parse ({where}: {first.message})"
+    broken = new_breakage(before, fixed, "the fixed text")
+    if broken is None and before.text is not None:
+        broken = protobuf_refusal(before.text, after, schema, "the fixed text")
+    if broken is not None:
+        return broken
     if before.has_syntax_errors or before.bound is None or fixed.bound is None:
         return None  # a syntax fix of a file whose fields are guesses: fewer errors is all
     allowed = _touched(before.bound.source_map, _regions_before(edits)) | _touched(
@@ -67,7 +70,8 @@ def field_name(path: FieldPath) -> str:
 
 def changed_fields(before: Message, after: Message, prefix: FieldPath = ()) -> Iterator[FieldPath]:
     """The paths of the fields whose values differ (a repeated field whose length differs, as
-    a whole; a map entry by its key)."""
+    a whole; a map entry by its key, and the fields of a message value under ``value``, as
+    the source map records them). A NaN is the same as a NaN."""
     fields = {f.name: f for f, _ in [*before.ListFields(), *after.ListFields()]}
     for name, descriptor in sorted(fields.items()):
         path = (*prefix, name)
@@ -77,8 +81,8 @@ def changed_fields(before: Message, after: Message, prefix: FieldPath = ()) -> I
                 if key not in old or key not in new:
                     yield (*path, key)
                 elif isinstance(old[key], Message):
-                    yield from changed_fields(old[key], new[key], (*path, key))
-                elif old[key] != new[key]:
+                    yield from changed_fields(old[key], new[key], (*path, key, "value"))
+                elif not _same(old[key], new[key]):
                     yield (*path, key)
         elif descriptor.is_repeated:
             if len(old) != len(new):
@@ -87,15 +91,22 @@ def changed_fields(before: Message, after: Message, prefix: FieldPath = ()) -> I
             for index, (a, b) in enumerate(zip(old, new, strict=True)):
                 if isinstance(a, Message):
                     yield from changed_fields(a, b, (*path, index))
-                elif a != b:
+                elif not _same(a, b):
                     yield (*path, index)
         elif isinstance(old, Message):
             if before.HasField(name) != after.HasField(name):
                 yield path
             else:
                 yield from changed_fields(old, new, path)
-        elif old != new or _present(before, descriptor) != _present(after, descriptor):
+        elif not _same(old, new) or _present(before, descriptor) != _present(after, descriptor):
             yield path
+
+
+def _same(old: object, new: object) -> bool:
+    """Whether two scalar values are equal, a NaN equal to a NaN."""
+    if isinstance(old, float) and isinstance(new, float) and math.isnan(old):
+        return math.isnan(new)
+    return old == new
 
 
 def _present(message: Message, descriptor: FieldDescriptor) -> bool:

@@ -5,15 +5,22 @@ no file and prints nothing."""
 from __future__ import annotations
 
 import difflib
+from pathlib import Path
 from typing import NamedTuple
 
 from tritonlint.diagnostics import TextEdit
+from tritonlint.document import parse_config
 from tritonlint.format.equivalence import protobuf_agrees, same_structure
-from tritonlint.format.layout import Printer
+from tritonlint.format.layout import Printer, scalar_fields
+from tritonlint.integrity import new_breakage
+from tritonlint.schema.releases import load_schema
 from tritonlint.span import Span
 from tritonlint.syntax.cst import Comment, Document
 from tritonlint.syntax.lexer import tokenize
 from tritonlint.syntax.parser import parse
+
+#: The path the formatter's own checks bind a text under (they read no file).
+_NO_PATH = Path("config.pbtxt")
 
 
 class Refusal(NamedTuple):
@@ -42,8 +49,9 @@ def format_text(text: str) -> Formatted | Refusal:
     A text with a syntax error is refused. The result is checked before it is returned: it
     has the same comments in the same order; where protobuf reads the original as a
     ModelConfig, it must read the result as the same message, else the result must parse to
-    the same tree. Line endings stay as the text has them (``\\r\\n`` when its first line
-    ends so, else ``\\n``).
+    the same tree and, bound as a ModelConfig, have no syntax error and no field given twice
+    that the original has not (see :mod:`tritonlint.integrity`). Line endings stay as
+    the text has them (``\\r\\n`` when its first line ends so, else ``\\n``).
     """
     crlf = "\r\n" in text and text.index("\n") > 0 and text[text.index("\n") - 1] == "\r"
     source = text.replace("\r\n", "\n") if crlf else text
@@ -54,7 +62,8 @@ def format_text(text: str) -> Formatted | Refusal:
         also = f" (and {more} more syntax error{'s' if more > 1 else ''})" if more else ""
         return Refusal(f"syntax error: {first.message}{also}", first.span)
     try:
-        formatted = Printer(source).document(parsed.document)
+        keep_colon = scalar_fields(parsed.document, load_schema().model_config)
+        formatted = Printer(source, keep_colon).document(parsed.document)
     except RecursionError:
         return Refusal("messages are nested too deeply to format")
     if formatted == source:
@@ -67,6 +76,18 @@ def format_text(text: str) -> Formatted | Refusal:
     return Formatted(formatted, True)
 
 
+def _breaks(original: str, formatted: str) -> bool:
+    """Whether the binder finds a syntax error or a field given twice in ``formatted`` that
+    ``original`` has not (a ``:`` lost before a scalar field's value)."""
+    schema = load_schema()
+    try:
+        before = parse_config(_NO_PATH, original, schema)
+        after = parse_config(_NO_PATH, formatted, schema)
+    except RecursionError:
+        return True
+    return new_breakage(before, after) is not None
+
+
 def _comments(text: str) -> list[str]:
     found: list[Comment] = []
     for _ in tokenize(text, found):
@@ -75,15 +96,18 @@ def _comments(text: str) -> list[str]:
 
 
 def _reads_the_same(original: str, formatted: str, tree: Document) -> bool:
-    """protobuf's verdict where it reads the original as a ModelConfig, else the trees'."""
+    """protobuf's verdict where it reads the original as a ModelConfig (it reads the same
+    message, so nothing it refuses: no syntax error, no field given twice), else the trees'
+    and the binder's."""
     verdict = protobuf_agrees(original, formatted)
     if verdict is not None:
         return verdict
     try:
         reparsed = parse(formatted)
-        return not reparsed.problems and same_structure(tree, reparsed.document)
+        same = not reparsed.problems and same_structure(tree, reparsed.document)
     except RecursionError:
         return False
+    return same and not _breaks(original, formatted)
 
 
 def format_edits(text: str) -> list[TextEdit] | Refusal:

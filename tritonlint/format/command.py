@@ -32,6 +32,8 @@ class _Tally:
     unchanged: int = 0
     #: Files that could not be formatted.
     failed: int = 0
+    #: Files left alone: symbolic links to outside their repository.
+    skipped: int = 0
     #: Paths that could not be used, and folders with nothing to format.
     bad_paths: int = 0
 
@@ -55,7 +57,7 @@ def run_format(args: argparse.Namespace) -> int:
             )
         name = display_path(args.stdin_filename) if args.stdin_filename else STDIN_NAME
         return _format_stdin(name, args.check, args.diff)
-    return _format_paths(args.paths, args.check, args.diff)
+    return _format_paths(args.paths, args.check, args.diff, args.follow_outside_links)
 
 
 def _format_stdin(name: str, check: bool, diff: bool) -> int:
@@ -74,7 +76,7 @@ def _format_stdin(name: str, check: bool, diff: bool) -> int:
     return EXIT_FINDINGS if (check or diff) and result.changed else EXIT_CLEAN
 
 
-def _format_paths(paths: Sequence[Path], check: bool, diff: bool) -> int:
+def _format_paths(paths: Sequence[Path], check: bool, diff: bool, follow: bool = False) -> int:
     try:
         settings = load_settings(paths[0] if paths else Path("."))
     except SettingsError as error:
@@ -94,6 +96,13 @@ def _format_paths(paths: Sequence[Path], check: bool, diff: bool) -> int:
         )
         tally.bad_paths += 1
     for path in found.files:
+        if not follow and found.leaves(path):
+            _warning(
+                f"{display_path(path)} is a symbolic link to a file outside the repository: "
+                "not formatted (--follow-outside-links formats it)"
+            )
+            tally.skipped += 1
+            continue
         _format_file(path, check, diff, tally)
     _summary(tally, check or diff, sys.stderr if diff else sys.stdout)
     return tally.status(check=check or diff)
@@ -134,6 +143,10 @@ def _error(message: str) -> None:
     print(f"tritonlint: error: {message}", file=sys.stderr)
 
 
+def _warning(message: str) -> None:
+    print(f"tritonlint: warning: {message}", file=sys.stderr)
+
+
 def _summary(tally: _Tally, check: bool, stream: TextIO) -> None:
     parts = []
     if tally.changed:
@@ -144,6 +157,8 @@ def _summary(tally: _Tally, check: bool, stream: TextIO) -> None:
         parts.append(f"{_files(tally.unchanged)} {state}")
     if tally.failed:
         parts.append(f"{_files(tally.failed)} could not be formatted")
+    if tally.skipped:
+        parts.append(f"{_files(tally.skipped)} skipped")
     if parts:
         print(", ".join(parts), file=stream)
 

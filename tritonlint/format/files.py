@@ -16,7 +16,9 @@ from typing import NamedTuple
 
 from tritonlint.document import MAX_CONFIG_BYTES, ConfigDocument, decode_config, load_config
 from tritonlint.format.api import Refusal
+from tritonlint.paths import leaves
 from tritonlint.repository.model import ConfigLoader, ModelFolder, WalkProblem
+from tritonlint.repository.recognise import model_of_file
 from tritonlint.repository.walker import plan, read_repository
 from tritonlint.schema.releases import load_schema
 
@@ -27,6 +29,12 @@ class FilePlan(NamedTuple):
     problems: list[WalkProblem]
     #: Folders under which no config file was found.
     empty: list[Path]
+    #: The folder each file is expected in: its repository, else its own folder.
+    bases: dict[Path, Path]
+
+    def leaves(self, path: Path) -> bool:
+        """Whether the file ``path`` is a symbolic link to outside its repository."""
+        return leaves(path, self.bases.get(path, path.parent))
 
 
 def config_files(
@@ -35,26 +43,29 @@ def config_files(
     excluded: Callable[[Path], bool] | None = None,
 ) -> FilePlan:
     """The files to format for the ``paths`` named, each once, in the order found."""
-    files: dict[Path, None] = {}
+    files: dict[Path, Path] = {}
     folders: list[Path] = []
     for path in paths:
         if os.path.isfile(path):
-            files[Path(os.path.abspath(path))] = None
+            named = Path(os.path.abspath(path))
+            folder = model_of_file(named)
+            files[named] = folder.parent if folder is not None else named.parent
         else:
             folders.append(path)
     if not folders:
-        return FilePlan(list(files), [], [])
+        return FilePlan(list(files), [], [], files)
     sources, problems, empty = plan(folders, repositories, excluded)
     for source in sources:
         if source.root is None:
             assert source.file is not None
-            files[source.file] = None
+            files.setdefault(source.file, source.file.parent)
             continue
         repository = read_repository(source.root, _loader, source.targets)
         for model in repository.target_models():
             if excluded is None or not excluded(model.path):
-                files.update(dict.fromkeys(_configs_of(model)))
-    return FilePlan(list(files), problems, empty)
+                for config in _configs_of(model):
+                    files.setdefault(config, source.root)
+    return FilePlan(list(files), problems, empty, files)
 
 
 def _configs_of(model: ModelFolder) -> list[Path]:

@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from google.protobuf.descriptor import Descriptor
+
 from tritonlint.format.strings import canonical_string
 from tritonlint.syntax.cst import (
     Comment,
@@ -52,11 +54,38 @@ def render_scalar(scalar: Scalar) -> str:
     return scalar.text
 
 
-class Printer:
-    """Prints one document; ``source`` is the text it was parsed from."""
+def scalar_fields(document: Document, descriptor: Descriptor) -> frozenset[int]:
+    """The fields (by ``id``) that the message ``descriptor`` knows as scalar fields but that
+    are written with a ``:`` and a message as their value (``default_model_filename: { }``):
+    the printer keeps their colon, without which the binder finds a syntax error."""
+    found: set[int] = set()
+    _scalar_fields(document.fields, descriptor, found)
+    return frozenset(found)
 
-    def __init__(self, source: str) -> None:
+
+def _scalar_fields(fields: Sequence[Field], descriptor: Descriptor, found: set[int]) -> None:
+    for field in fields:
+        known = None if field.name.is_extension else descriptor.fields_by_name.get(field.name.text)
+        if known is None:
+            continue  # not bound: nothing inside it is read
+        values = field.value.items if isinstance(field.value, ListValue) else [field.value]
+        messages = [value for value in values if isinstance(value, Message)]
+        if known.message_type is None:
+            if messages and field.colon is not None:
+                found.add(id(field))
+            continue
+        for message in messages:
+            _scalar_fields(message.fields, known.message_type, found)
+
+
+class Printer:
+    """Prints one document; ``source`` is the text it was parsed from. The fields in
+    ``keep_colon`` (by ``id``, see :func:`scalar_fields`) keep the ``:`` before a message
+    value that every other field loses."""
+
+    def __init__(self, source: str, keep_colon: frozenset[int] = frozenset()) -> None:
         self.source = source
+        self.keep_colon = keep_colon
         self.lines: list[str] = []
 
     def document(self, document: Document) -> str:
@@ -146,7 +175,8 @@ class Printer:
             self._line(f"{indent}{name}: {render_scalar(value)}", trailing)
         elif isinstance(value, Message):
             self._hoist(inside, depth)
-            self._message(f"{indent}{name} ", value, depth, "", trailing)
+            colon = ":" if id(field) in self.keep_colon else ""
+            self._message(f"{indent}{name}{colon} ", value, depth, "", trailing)
         else:
             before_open = [c for c in inside if c.span.start < value.open.span.start]
             self._hoist(before_open, depth)
@@ -187,7 +217,8 @@ class Printer:
     ) -> None:
         indent = INDENT * depth
         messages = any(isinstance(item, Message) for item in value.items)
-        colon = ":" if field.colon is not None and (not messages) else ""
+        kept = not messages or id(field) in self.keep_colon
+        colon = ":" if field.colon is not None and kept else ""
         opening = f"{indent}{name}{colon} ["
         trailing = field.trailing_comment
         if not value.items and not comments:

@@ -36,6 +36,12 @@ def add_format_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         "there are any",
     )
     command.add_argument(
+        "--follow-outside-links",
+        action="store_true",
+        help="format a config that is a symbolic link to a file outside its repository too, "
+        "writing through the link (by default it is skipped, with a warning)",
+    )
+    command.add_argument(
         "--stdin-filename",
         type=Path,
         metavar="PATH",

@@ -95,7 +95,7 @@ def _lines(text: str) -> list[str]:
 
 def _frame(diagnostic: Diagnostic, sources: _Sources) -> list[Line]:
     span = diagnostic.span
-    if span is None:
+    if span is None or not diagnostic.quotable:
         return []
     source = sources.line(diagnostic.path, span.line)
     if source is None:

@@ -117,6 +117,9 @@ def _backend_as_platform_fix(ctx: ModelContext) -> tuple[Fix, ...]:
     name = config.platform
     if not config.backend and _accepted(ctx, "", name):
         title = f'Write backend: "{name}" instead of platform'
+        if ctx.located(("backend",)):  # an empty backend: it takes the name, platform goes
+            edits = remove_top_level(ctx, "platform")
+            return fix(title, Applicability.SAFE, set_value(ctx, ("backend",), f'"{name}"'), *edits)
         return fix(title, Applicability.SAFE, rename(ctx, ("platform",), "backend"))
     platform = _only_platform(name)
     if config.backend == name and platform is not None and _accepted(ctx, platform, name):

@@ -8,7 +8,7 @@ does. Unlike it, binding goes on after a problem, so that one run reports them a
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import NamedTuple
@@ -156,6 +156,17 @@ class _Place:
     #: Where the first field of this name is, when this is a later one.
     earlier: int | None
 
+    def value_fixes(self, descriptor: FieldDescriptor, fixes: tuple[Fix, ...]) -> tuple[Fix, ...]:
+        """``fixes``, which make this field's value one it takes, unless the field is not
+        repeated and given earlier in its message: made good, it would be given twice where
+        it was not (a later field of the same name, which overrides this bad value's default,
+        is given twice already)."""
+        if descriptor.is_repeated or not fixes:
+            return fixes
+        name = self.item.name.text
+        earlier = any(other.name.text == name for other in self.fields[: self.index])
+        return () if earlier else fixes
+
     def removal(self, index: int, title: str) -> tuple[Fix, ...]:
         """A fix that removes ``fields[index]``, which the server would not miss."""
         return (Fix(title, remove_fields(self.fields, {index}), Applicability.SAFE),)
@@ -185,7 +196,7 @@ class _Binder:
         descriptor: Descriptor = target.DESCRIPTOR  # type: ignore[assignment]
         given: dict[str, int] = {}
         for index, item in enumerate(fields):
-            field_descriptor = self._field_descriptor(descriptor, item, path)
+            field_descriptor = self._field_descriptor(descriptor, item, path, fields)
             if field_descriptor is None:
                 continue
             if not self._oneof_allows(target, field_descriptor, item, path):
@@ -201,7 +212,7 @@ class _Binder:
             given.setdefault(field_descriptor.name, index)
 
     def _field_descriptor(
-        self, descriptor: Descriptor, item: Field, path: Path
+        self, descriptor: Descriptor, item: Field, path: Path, fields: Sequence[Field]
     ) -> FieldDescriptor | None:
         name = item.name
         if name.missing:
@@ -232,7 +243,7 @@ class _Binder:
             f'message type "{descriptor.full_name}" has no field named "{name.text}"{hint} '
             f"(valid fields: {', '.join(valid)})",
             name.span,
-            fixes=_suggested(f"Replace '{name.text}' with '{guess}'", name.span, guess),
+            fixes=_renamed(descriptor, item, fields, guess),
         )
         return None
 
@@ -271,7 +282,7 @@ class _Binder:
                     f"field '{descriptor.name}' is not repeated and takes one "
                     f"{type_label(descriptor)}, not a list",
                     value.span,
-                    fixes=_unlisted(descriptor, value),
+                    fixes=place.value_fixes(descriptor, _unlisted(descriptor, value)),
                 )
                 return
             # The field as a whole is the list, not its first element.
@@ -300,7 +311,7 @@ class _Binder:
                         f"field '{descriptor.name}' takes a message "
                         f"({type_label(descriptor)}) written {{ ... }}, found {value.text}",
                         value.span,
-                        fixes=_wrapped(descriptor, value),
+                        fixes=place.value_fixes(descriptor, _wrapped(descriptor, value)),
                     )
                 return
             self._message_value(target, descriptor, place, value, path)
@@ -392,7 +403,7 @@ class _Binder:
         if not isinstance(result, Converted):
             self.doubt(path, descriptor.name)
             if result.kind == "enum":
-                self._unknown_enum(descriptor, result.message, value.span)
+                self._unknown_enum(descriptor, result.message, value.span, place)
             else:
                 rule = (
                     StageRule.INTEGER_OUT_OF_RANGE
@@ -400,6 +411,7 @@ class _Binder:
                     else StageRule.INVALID_VALUE
                 )
                 fixes = _respelled(descriptor, value) if result.kind == "literal" else ()
+                fixes = place.value_fixes(descriptor, fixes)
                 self.report(rule, result.message, value.span, fixes=fixes)
             return
         self._warn_unknown_enum_number(descriptor, result.value, value.span)
@@ -459,7 +471,9 @@ class _Binder:
             fixes,
         )
 
-    def _unknown_enum(self, descriptor: FieldDescriptor, text: str, span: Span) -> None:
+    def _unknown_enum(
+        self, descriptor: FieldDescriptor, text: str, span: Span, place: _Place
+    ) -> None:
         enum = enum_type(descriptor)
         note = unknown_enum_value_note(enum, text, descriptor.name)
         if note is not None:
@@ -477,11 +491,14 @@ class _Binder:
             f"(valid values: {', '.join(names)})",
             span,
             # A value name in quotes is that value, and nothing else.
-            fixes=_suggested(
-                f"Replace {text} with {guess}",
-                span,
-                guess,
-                certain=text in (f'"{guess}"', f"'{guess}'"),
+            fixes=place.value_fixes(
+                descriptor,
+                _suggested(
+                    f"Replace {text} with {guess}",
+                    span,
+                    guess,
+                    certain=text in (f'"{guess}"', f"'{guess}'"),
+                ),
             ),
         )
 
@@ -597,6 +614,54 @@ def _has_value(target: ProtoMessage, descriptor: FieldDescriptor) -> bool:
     if isinstance(current, int | float) and math.copysign(1.0, current) < 0:
         return True  # -0.0 is not the default either
     return bool(current)
+
+
+def _renamed(
+    descriptor: Descriptor, item: Field, fields: Sequence[Field], guess: str | None
+) -> tuple[Fix, ...]:
+    """The unsafe fix that writes the unknown field ``item`` as the field ``guess``: with the
+    ``:`` a scalar field needs before its value where it has none, and none at all where
+    ``guess`` is not repeated and already given, or where the value, read for the first time
+    as ``guess``, would give a field twice or miss a ':' inside (the fixed text would have a
+    problem the file had not)."""
+    if guess is None:
+        return ()
+    guessed = descriptor.fields_by_name[guess]
+    if not guessed.is_repeated and any(other.name.text == guess for other in fields):
+        return ()
+    if _breaks_when_read(guessed, item):
+        return ()
+    title = f"Replace '{item.name.text}' with '{guess}'"
+    colon = ":" if item.colon is None and not _is_message(guessed) else ""
+    return _suggested(title, item.name.span, guess + colon)
+
+
+#: What a value must not have to be read as another field: problems protobuf refuses a text
+#: for (a ':' missing before a scalar, a field or a oneof given twice).
+_BREAKING = frozenset(
+    {
+        StageRule.SYNTAX_ERROR,
+        StageRule.DUPLICATE_FIELD,
+        StageRule.OVERRIDDEN_FIELD,
+        StageRule.ONEOF_CONFLICT,
+    }
+)
+
+
+def _breaks_when_read(guessed: FieldDescriptor, item: Field) -> bool:
+    """Whether the value of the unknown field ``item``, bound as the message field
+    ``guessed``, has a problem of :data:`_BREAKING` (it was never bound so far)."""
+    if not _is_message(guessed) or is_map(guessed):
+        return False
+    from google.protobuf import message_factory
+
+    new_message = message_factory.GetMessageClass(message_type(guessed))
+    values = item.value.items if isinstance(item.value, ListValue) else [item.value]
+    scratch = _Binder()
+    for value in values:
+        if isinstance(value, Message):
+            scratch.message(new_message(), value.fields, ())
+    return any(problem.rule in _BREAKING for problem in scratch.problems)
 
 
 def _suggested(
