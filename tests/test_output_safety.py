@@ -164,3 +164,43 @@ def test_a_message_quoting_a_long_value_is_cut_in_its_middle(
     )
     assert len(lines) == 1 + 200 + 199  # the name, a dimension of each input, its duplicates
     assert sum(len(line.encode()) for line in lines) / len(lines) < 2_100
+
+
+def _run(folder: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "tritonlint.cli", *args],
+        cwd=folder,
+        capture_output=True,
+        env={**os.environ, "LC_ALL": "C.UTF-8", "NO_COLOR": "1"},
+        check=False,
+    )
+
+
+@pytest.fixture
+def misformatted(tmp_path: Path) -> Path:
+    """A model in a folder named ``m`` and the byte 0xFF whose config is not formatted and
+    has a fix (a duplicate field)."""
+    if sys.platform == "darwin":
+        pytest.skip("macOS file systems refuse names that are not UTF-8")
+    folder = os.fsencode(tmp_path) + b"/repo/m\xff"
+    os.makedirs(folder + b"/1")
+    Path(os.fsdecode(folder + b"/1/model.py")).write_bytes(b"")
+    config = 'backend:"python"\nmax_batch_size: 1\nmax_batch_size: 1\n'
+    Path(os.fsdecode(folder + b"/config.pbtxt")).write_text(config, encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["format", "--check", "repo"], "Would reformat: repo/m\\xff/config.pbtxt\n"),
+        (["format", "--diff", "repo"], "--- a/repo/m\\xff/config.pbtxt\n+++ b/repo/m\\xff/"),
+        (["check", "--fix", "--diff", "repo"], "--- a/repo/m\\xff/config.pbtxt\n"),
+    ],
+)
+def test_format_and_fix_name_files_with_escapes(
+    misformatted: Path, args: list[str], expected: str
+) -> None:
+    completed = _run(misformatted, *args)
+    out = completed.stdout.decode("utf-8") + completed.stderr.decode("utf-8")
+    assert expected in out

@@ -473,14 +473,14 @@ def _report_format(args: argparse.Namespace) -> str:
 def _nothing_checked(result: LintResult, report_format: str, args: argparse.Namespace) -> int:
     """Some folders named hold nothing to check: say so on stderr and exit with status 2
     (a check that looked at nothing must not pass), after the report of the others."""
-    from tritonlint.paths import display_path
+    from tritonlint.report.printable import shown_path
 
     if result.models_checked or result.diagnostics:
         _report(result, report_format, args)
     errors = rich_console(stderr=True)
     for folder in result.empty:
         errors.print(
-            f"tritonlint: error: nothing to check in {display_path(folder)}: no model "
+            f"tritonlint: error: nothing to check in {shown_path(folder)}: no model "
             "repository (a folder whose subfolders hold config.pbtxt files or numbered "
             "version folders), model folder or config file found there",
             style="bold red",

@@ -44,7 +44,8 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
 
 from tritonlint.diagnostics import Severity
-from tritonlint.paths import display_path, is_file_here, is_folder_here
+from tritonlint.paths import is_file_here, is_folder_here
+from tritonlint.report.printable import shown_path
 from tritonlint.schema.releases import resolve_release
 
 #: The settings file of its own, checked before ``pyproject.toml`` in each folder.
@@ -298,7 +299,7 @@ MAX_DEPTH = 32
 
 def _too_deep(path: Path) -> SettingsError:
     return SettingsError(
-        f"{display_path(path)}: arrays or tables nested more than {MAX_DEPTH} levels deep; "
+        f"{shown_path(path)}: arrays or tables nested more than {MAX_DEPTH} levels deep; "
         "no setting nests more than 3"
     )
 
@@ -313,15 +314,15 @@ def _read_toml(path: Path) -> dict[str, Any]:
             raw = handle.read(MAX_BYTES + 1)
         if len(raw) > MAX_BYTES:
             raise SettingsError(
-                f"{display_path(path)}: larger than {MAX_BYTES // 1024 // 1024} MiB, which no "
+                f"{shown_path(path)}: larger than {MAX_BYTES // 1024 // 1024} MiB, which no "
                 "settings file is; it is not read"
             )
         data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
         return data
     except tomllib.TOMLDecodeError as error:
-        raise SettingsError(f"{display_path(path)}: not valid TOML: {error}") from None
+        raise SettingsError(f"{shown_path(path)}: not valid TOML: {error}") from None
     except (OSError, UnicodeDecodeError) as error:
-        raise SettingsError(f"{display_path(path)}: cannot read it: {error}") from None
+        raise SettingsError(f"{shown_path(path)}: cannot read it: {error}") from None
     except RecursionError:  # the TOML parser recurses into each nested array or table
         raise _too_deep(path) from None
 
@@ -344,10 +345,10 @@ def _tool_table(data: dict[str, Any], path: Path) -> dict[str, Any] | None:
     if tool is None:
         return None
     if not isinstance(tool, dict):
-        raise SettingsError(f"{display_path(path)}: key 'tool' must be a table")
+        raise SettingsError(f"{shown_path(path)}: key 'tool' must be a table")
     table = tool.get("tritonlint")
     if table is not None and not isinstance(table, dict):
-        raise SettingsError(f"{display_path(path)}: key 'tool.tritonlint' must be a table")
+        raise SettingsError(f"{shown_path(path)}: key 'tool.tritonlint' must be a table")
     return table
 
 
@@ -363,7 +364,7 @@ def _settings_table(path: Path) -> tuple[dict[str, Any], str] | None:
         others = sorted(key for key in data if key != "tool")
         if others:
             raise SettingsError(
-                f"{display_path(path)}: key {others[0]!r} is at the top level while the file also "
+                f"{shown_path(path)}: key {others[0]!r} is at the top level while the file also "
                 "has [tool.tritonlint]; write every key in one of the two places"
             )
         return table, "tool.tritonlint."
@@ -391,20 +392,20 @@ def parse_settings(table: Mapping[str, object], path: Path, prefix: str = "") ->
         if key not in KEYS:
             known = ", ".join(KEYS)
             raise SettingsError(
-                f"{display_path(path)}: unknown key '{prefix}{key}' (known keys: {known})"
+                f"{shown_path(path)}: unknown key '{prefix}{key}' (known keys: {known})"
             )
         attribute, check = KEYS[key]
         try:
             values[attribute] = check(value)
         except ValueError as error:
-            raise SettingsError(f"{display_path(path)}: key '{prefix}{key}': {error}") from None
+            raise SettingsError(f"{shown_path(path)}: key '{prefix}{key}': {error}") from None
     settings = Settings(path=path, given=tuple(table), **values)
     for folder, found in zip(settings.repositories, settings.repository_paths, strict=True):
         if not found.is_dir():
             what = "is not a folder" if found.exists() else "does not exist"
             raise SettingsError(
-                f"{display_path(path)}: key '{prefix}repositories': {folder!r} {what} "
-                f"({display_path(found)})"
+                f"{shown_path(path)}: key '{prefix}repositories': {folder!r} {what} "
+                f"({shown_path(found)})"
             )
     return settings
 

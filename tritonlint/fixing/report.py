@@ -8,7 +8,7 @@ from pathlib import Path
 
 from tritonlint.fixing.rounds import MAX_ROUNDS
 from tritonlint.fixing.run import FixRun
-from tritonlint.paths import display_path
+from tritonlint.report.printable import shown_path
 
 _TIMES = "\u00d7"
 
@@ -28,7 +28,7 @@ def fix_listing(run: FixRun, verb: str = "Fixed") -> str:
         by_file.setdefault(diagnostic.path, Counter())[(diagnostic.code, diagnostic.name)] += 1
     lines = [f"{verb} {_findings(len(run.applied))}:"]
     for path in sorted(by_file):
-        lines.append(f"- {display_path(path)}:")
+        lines.append(f"- {shown_path(path)}:")
         for (code, name), count in sorted(by_file[path].items()):
             lines.append(f"    {count} {_TIMES} {code} ({name})")
     return "\n".join(lines) + "\n"
@@ -45,7 +45,7 @@ def fix_warnings(run: FixRun) -> list[str]:
         if key in seen:
             continue
         seen.add(key)
-        where = display_path(diagnostic.path)
+        where = shown_path(diagnostic.path)
         if diagnostic.span is not None:
             where += f":{diagnostic.span.line}:{diagnostic.span.column}"
         warnings.append(
@@ -54,12 +54,12 @@ def fix_warnings(run: FixRun) -> list[str]:
         )
     for path in run.not_written:
         warnings.append(
-            f"{display_path(path)} is a symbolic link to a file outside the repository: its "
+            f"{shown_path(path)} is a symbolic link to a file outside the repository: its "
             "fixes are not applied (--follow-outside-links applies them)"
         )
     for path in run.unsettled:
         warnings.append(
-            f"the fixes of {display_path(path)} did not settle after {MAX_ROUNDS} rounds; "
+            f"the fixes of {shown_path(path)} did not settle after {MAX_ROUNDS} rounds; "
             "the fixes made so far are kept, and what remains is reported"
         )
     return warnings

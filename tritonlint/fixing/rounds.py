@@ -25,7 +25,7 @@ from tritonlint.diagnostics import Diagnostic, Fix, TextEdit
 from tritonlint.document import ConfigDocument, parse_config
 from tritonlint.engine import CheckResult, Workspace
 from tritonlint.fixing.verify import refusal
-from tritonlint.paths import display_path
+from tritonlint.report.printable import shown_path
 from tritonlint.rewrite import apply_edits, touch_same_text
 from tritonlint.rules.registry import by_code
 from tritonlint.schema.releases import Schema
@@ -182,7 +182,7 @@ class _Round:
             except ValueError as error:
                 reason = f"its edits cannot be applied ({error})"
             if reason is not None:
-                return reason if len(by_file) == 1 else f"in {display_path(path)}: {reason}"
+                return reason if len(by_file) == 1 else f"in {shown_path(path)}: {reason}"
         return None
 
 

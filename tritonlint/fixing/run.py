@@ -16,7 +16,8 @@ from tritonlint.engine.batch import check_source
 from tritonlint.engine.checks import walk_diagnostics
 from tritonlint.engine.outside import base_of
 from tritonlint.fixing.rounds import Applied, Refused, fix_workspace
-from tritonlint.paths import display_path, leaves
+from tritonlint.paths import leaves
+from tritonlint.report.printable import shown_path
 from tritonlint.repository.walker import Source, plan
 from tritonlint.rewrite import unified_diff, write_all
 from tritonlint.schema.releases import load_schema
@@ -50,7 +51,7 @@ class FixRun:
     def diff(self) -> str:
         """Every change as a unified diff, file by file."""
         return "".join(
-            unified_diff(display_path(path), before, after)
+            unified_diff(shown_path(path), before, after)
             for path, (before, after) in self.changed.items()
         )
 

@@ -18,7 +18,7 @@ from typing import TextIO
 from tritonlint.exit_status import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from tritonlint.format.api import Formatted, Refusal, format_text
 from tritonlint.format.files import config_files, decode_text, read_text
-from tritonlint.paths import display_path
+from tritonlint.report.printable import shown_path
 from tritonlint.rewrite import unified_diff, write_in_place
 from tritonlint.settings import PathPatterns, SettingsError, load_settings
 
@@ -55,7 +55,7 @@ def run_format(args: argparse.Namespace) -> int:
             raise FormatUsageError(
                 "standard input is formatted on its own: give - or --stdin-filename, no other path"
             )
-        name = display_path(args.stdin_filename) if args.stdin_filename else STDIN_NAME
+        name = shown_path(args.stdin_filename) if args.stdin_filename else STDIN_NAME
         return _format_stdin(name, args.check, args.diff)
     return _format_paths(args.paths, args.check, args.diff, args.follow_outside_links)
 
@@ -87,18 +87,18 @@ def _format_paths(paths: Sequence[Path], check: bool, diff: bool, follow: bool =
     found = config_files(named, repositories, excluded.match if excluded else None)
     tally = _Tally()
     for problem in found.problems:
-        _error(f"{display_path(problem.path)}: {problem.message}")
+        _error(f"{shown_path(problem.path)}: {problem.message}")
         tally.bad_paths += 1
     for folder in found.empty:
         _error(
-            f"nothing to format in {display_path(folder)}: no model repository, model "
+            f"nothing to format in {shown_path(folder)}: no model repository, model "
             "folder or config file found there"
         )
         tally.bad_paths += 1
     for path in found.files:
         if not follow and found.leaves(path):
             _warning(
-                f"{display_path(path)} is a symbolic link to a file outside the repository: "
+                f"{shown_path(path)} is a symbolic link to a file outside the repository: "
                 "not formatted (--follow-outside-links formats it)"
             )
             tally.skipped += 1
@@ -109,7 +109,7 @@ def _format_paths(paths: Sequence[Path], check: bool, diff: bool, follow: bool =
 
 
 def _format_file(path: Path, check: bool, diff: bool, tally: _Tally) -> None:
-    name = display_path(path)
+    name = shown_path(path)
     text = read_text(path)
     result: Formatted | Refusal = format_text(text) if isinstance(text, str) else text
     if isinstance(result, Refusal):

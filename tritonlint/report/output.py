@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tritonlint.paths import display_path
+from tritonlint.report.printable import shown_path
 from tritonlint.rewrite import write_file
 
 
@@ -22,7 +22,7 @@ def write_report(path: Path, text: str) -> None:
         write_file(path, text)
     except OSError as error:
         raise ReportNotWritten(
-            f"cannot write the report to {display_path(path)}: {error.strerror or error}"
+            f"cannot write the report to {shown_path(path)}: {error.strerror or error}"
         ) from None
 
 
