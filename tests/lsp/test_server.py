@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -315,3 +316,19 @@ async def test_a_finding_about_a_folder_is_shown_on_the_configs_first_text_witho
     await until(lambda: "TL212" in (codes(client, uri) or []))
     found = next(d for d in client.diagnostics[uri] if d.code == "TL212")
     assert found.range == at(1, 2, 1, 27)
+
+
+async def test_a_folder_name_that_is_not_utf8_is_the_folder_on_disk(
+    client: LanguageClient, project: Path
+) -> None:
+    # The URI names the byte 0xFF as %FF; read as U+FFFD it would name a folder with no
+    # version folder, and the model would get TL2xx findings about its layout.
+    folder = Path(os.fsdecode(os.fsencode(project / "models") + b"/m\xff"))
+    (folder / "1").mkdir(parents=True)
+    (folder / "1" / "model.onnx").write_bytes(b"")
+    text = CLASSIFIER.replace("max_batch_size: 8", "max_batch_size: -1")
+    (folder / "config.pbtxt").write_text(text)
+    uri = open_document(client, folder / "config.pbtxt", text)
+    assert "%FF" in uri
+    await until(lambda: codes(client, uri) is not None)
+    assert codes(client, uri) == ["TL201", "TL501"]
