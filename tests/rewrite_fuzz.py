@@ -13,7 +13,7 @@ rewrite writes must read as well as what it read:
   each fixed file; no fixed file has a syntax error or a field given twice that it had not.
 
 The judges here are written anew, not taken from ``tritonlint.integrity``, so that they also
-judge a tritonlint without it. Used by the hypothesis tests (``tests/format/test_fuzz.py``,
+judge a tritonlint without it. Used by the hypothesis tests (``tests/format/test_format_fuzz.py``,
 ``tests/test_fix_fuzz.py``, a few hundred inputs) and by ``scripts/fuzz_rewrites.py``, which
 runs as many as it is asked for.
 """
@@ -31,6 +31,8 @@ from pathlib import Path
 
 from google.protobuf import text_format
 from google.protobuf.message import Message
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
 
 from tritonlint.document import ConfigDocument, parse_config
 from tritonlint.engine import LintOptions
@@ -203,3 +205,22 @@ def fix_outcome(text: str, folder: Path, *, unsafe: bool) -> FixOutcome:
 def _reason(reason: str) -> str:
     """A refusal's reason without the particulars (field names, lines and columns)."""
     return re.sub(r"\s*\(.*", "", re.sub(r"change \S+,", "change a field,", reason))
+
+
+def fuzz_settings(examples: int) -> settings:
+    """Hypothesis settings for the suite: ``examples`` inputs, the same ones each run."""
+    return settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
+
+def mutated_configs() -> st.SearchStrategy[str]:
+    """A seed config, mutated by :func:`mutate` with a random generator hypothesis picks."""
+    seeds = seed_texts()
+    return st.tuples(st.integers(0, len(seeds) - 1), st.integers(0, 2**32 - 1)).map(
+        lambda pick: mutate(seeds[pick[0]], random.Random(pick[1]))
+    )

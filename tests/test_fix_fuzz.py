@@ -7,31 +7,16 @@ mutations and the judges; ``scripts/fuzz_rewrites.py`` runs tens of thousands).
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
-from rewrite_fuzz import fix_outcome, mutate, seed_texts
+from hypothesis import example, given
+from rewrite_fuzz import fix_outcome, fuzz_settings, mutated_configs
 
 # protobuf's unescaping warns about the invalid escapes a mutation may make.
 pytestmark = pytest.mark.filterwarnings("ignore:invalid .*escape sequence:DeprecationWarning")
 
-FUZZ = settings(
-    max_examples=300,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-
-
-def mutated() -> st.SearchStrategy[str]:
-    seeds = seed_texts()
-    return st.tuples(st.integers(0, len(seeds) - 1), st.integers(0, 2**32 - 1)).map(
-        lambda pick: mutate(seeds[pick[0]], random.Random(pick[1]))
-    )
+FUZZ = fuzz_settings(300)
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +36,7 @@ EXAMPLES = [
 @pytest.mark.parametrize("unsafe", [False, True], ids=["safe", "unsafe"])
 def test_fixing_a_mutated_config_never_makes_it_worse(folder: Path, unsafe: bool) -> None:
     @FUZZ
-    @given(mutated())
+    @given(mutated_configs())
     @example(EXAMPLES[0])
     @example(EXAMPLES[1])
     @example(EXAMPLES[2])

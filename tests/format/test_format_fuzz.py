@@ -6,34 +6,18 @@ the judges; ``scripts/fuzz_rewrites.py`` runs tens of thousands).
 
 from __future__ import annotations
 
-import random
-
 import pytest
-from hypothesis import HealthCheck, example, given, settings
-from hypothesis import strategies as st
-from rewrite_fuzz import format_failure, mutate, seed_texts
+from hypothesis import example, given
+from rewrite_fuzz import format_failure, fuzz_settings, mutated_configs
 
 # protobuf's unescaping warns about the invalid escapes a mutation may make.
 pytestmark = pytest.mark.filterwarnings("ignore:invalid .*escape sequence:DeprecationWarning")
 
-FUZZ = settings(
-    max_examples=800,
-    deadline=None,
-    derandomize=True,
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-
-
-def mutated() -> st.SearchStrategy[str]:
-    seeds = seed_texts()
-    return st.tuples(st.integers(0, len(seeds) - 1), st.integers(0, 2**32 - 1)).map(
-        lambda pick: mutate(seeds[pick[0]], random.Random(pick[1]))
-    )
+FUZZ = fuzz_settings(800)
 
 
 @FUZZ
-@given(mutated())
+@given(mutated_configs())
 # What such a fuzz found: a scalar field given a message lost its colon.
 @example('name: "m"\ndefault_model_filename: { }\n')
 @example('name: "m"\ninput [ { name: "x" dims: [ { } ] } ]\n')
