@@ -24,8 +24,7 @@ from typing import NamedTuple
 from tritonlint.diagnostics import Diagnostic, Fix, TextEdit
 from tritonlint.document import ConfigDocument, parse_config
 from tritonlint.engine import CheckResult, Workspace
-from tritonlint.fixing.verify import refusal
-from tritonlint.report.printable import shown_path
+from tritonlint.fixing.verify import fix_refusal
 from tritonlint.rewrite import apply_edits, touch_same_text
 from tritonlint.rules.registry import by_code
 from tritonlint.schema.releases import Schema
@@ -173,17 +172,12 @@ class _Round:
         by_file: dict[Path, list[TextEdit]],
         files: dict[Path, tuple[str, ConfigDocument] | None],
     ) -> str | None:
-        for path, edits in by_file.items():
+        def document_of(path: Path) -> ConfigDocument:
             found = files[path]
             assert found is not None
-            text, document = found
-            try:
-                reason = refusal(path, document, edits, apply_edits(text, edits), self._schema)
-            except ValueError as error:
-                reason = f"its edits cannot be applied ({error})"
-            if reason is not None:
-                return reason if len(by_file) == 1 else f"in {shown_path(path)}: {reason}"
-        return None
+            return found[1]
+
+        return fix_refusal(by_file, document_of, self._schema)
 
 
 def _allowed_in(document: ConfigDocument, diagnostic: Diagnostic) -> bool:

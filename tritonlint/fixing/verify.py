@@ -19,7 +19,7 @@ rule that offered the fix.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from google.protobuf.descriptor import FieldDescriptor
@@ -28,12 +28,34 @@ from google.protobuf.message import Message
 from tritonlint.diagnostics import TextEdit
 from tritonlint.document import ConfigDocument, parse_config
 from tritonlint.integrity import new_breakage, protobuf_refusal
+from tritonlint.report.printable import shown_path
+from tritonlint.rewrite import apply_edits
 from tritonlint.schema.releases import Schema
 from tritonlint.schema.source_map import Path as FieldPath
 from tritonlint.schema.source_map import SourceMap
 
 #: A part of a text, by offsets: start and end.
 Region = tuple[int, int]
+
+
+def fix_refusal(
+    by_file: Mapping[Path, Sequence[TextEdit]],
+    document_of: Callable[[Path], ConfigDocument],
+    schema: Schema,
+) -> str | None:
+    """Why a fix's edits (by file) must not be taken in the files as ``document_of`` gives
+    them, or None: the fix is all or nothing, so one file's refusal refuses it."""
+    for path, edits in by_file.items():
+        document = document_of(path)
+        if document.text is None:
+            return f"{shown_path(path)} cannot be read"
+        try:
+            reason = refusal(path, document, edits, apply_edits(document.text, edits), schema)
+        except ValueError as error:
+            reason = f"its edits cannot be applied ({error})"
+        if reason is not None:
+            return reason if len(by_file) == 1 else f"in {shown_path(path)}: {reason}"
+    return None
 
 
 def refusal(

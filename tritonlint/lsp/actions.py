@@ -2,7 +2,8 @@
 
 * each fix of a finding in the range asked about is a ``quickfix`` (the first safe one
   preferred); a fix that edits other files too (an ensemble that names a renamed model)
-  edits them in the same workspace edit;
+  edits them in the same workspace edit. A fix that the fixer's verifier refuses (it would
+  break the file: see :mod:`tritonlint.fixing.verify`) is not offered;
 * "Disable CODE for this line" writes ``# tritonlint: disable=CODE`` after the line the
   finding starts on, or on a line of its own before it when that line has a comment already;
 * "Disable CODE for this file" writes ``# tritonlint: disable-file=CODE`` at the top;
@@ -29,15 +30,20 @@ PositionsOf = Callable[[Path], Positions | None]
 
 
 def quick_fixes(
-    shown: Shown, positions: PositionsOf, uri_of: Callable[[Path], str]
+    shown: Shown,
+    positions: PositionsOf,
+    uri_of: Callable[[Path], str],
+    refusal: Callable[[dict[Path, list[TextEdit]]], str | None],
 ) -> list[types.CodeAction]:
-    """A code action for each fix with edits of one finding."""
+    """A code action for each fix with edits of one finding that ``refusal`` (the reason a
+    fix's edits, by file, must not be taken) lets by."""
     diagnostic, lsp_diagnostic = shown
     preferred = diagnostic.fix_to_apply(unsafe=False)
     actions = []
     for fix in diagnostic.fixes:
-        edit = _workspace_edit(fix.by_file(diagnostic.path), positions, uri_of)
-        if edit is None:
+        by_file = fix.by_file(diagnostic.path)
+        edit = _workspace_edit(by_file, positions, uri_of)
+        if edit is None or refusal(by_file) is not None:
             continue
         actions.append(
             types.CodeAction(

@@ -32,9 +32,10 @@ from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from tritonlint import __version__
-from tritonlint.diagnostics import Diagnostic
+from tritonlint.diagnostics import Diagnostic, TextEdit
 from tritonlint.engine import CheckResult, LintOptions
 from tritonlint.fixing import fix_paths
+from tritonlint.fixing.verify import fix_refusal
 from tritonlint.lsp import actions, features, watching
 from tritonlint.lsp.convert import shown_in, to_lsp
 from tritonlint.lsp.positions import Positions
@@ -44,6 +45,7 @@ from tritonlint.lsp.scheduling import Checks, debounce
 from tritonlint.lsp.stdio import PipeReader, Reader, is_pipe, serve
 from tritonlint.lsp.uris import path_of
 from tritonlint.repository.model import ModelFolder
+from tritonlint.schema.releases import load_schema
 
 _T = TypeVar("_T")
 
@@ -701,11 +703,16 @@ def _finding_actions(
     positions = ls.positions(project)
     own = positions(path) or Positions(text, ls.encoding)
     found: list[types.CodeAction] = []
+    schema = load_schema(project.workspace.options.triton_version)
+
+    def refusal(by_file: dict[Path, list[TextEdit]]) -> str | None:
+        return fix_refusal(by_file, project.workspace.document, schema)
+
     for diagnostic in ls.findings(project, result, path):
         shown = (diagnostic, to_lsp(diagnostic, path, positions))
         if not _overlaps(shown[1].range, params.range):
             continue
-        found.extend(actions.quick_fixes(shown, positions, ls.uri_of))
+        found.extend(actions.quick_fixes(shown, positions, ls.uri_of, refusal))
         if diagnostic.span is not None:
             found.append(actions.disable_line(shown, text, own, uri))
         found.append(actions.disable_file(shown, text, uri))
