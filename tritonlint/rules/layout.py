@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
@@ -858,3 +859,139 @@ def hidden_folder_in_repository(ctx: RepositoryContext) -> Iterator[Finding]:
             "--model-control-mode=explicit, it fails to load and the server does not start",
             folder,
         )
+
+
+#: A compute capability as the TensorRT backend names the GPU's: ``std::to_string(major) + "."
+#: + std::to_string(minor)`` (src/model_state.cc of triton-inference-server/tensorrt_backend).
+_COMPUTE_CAPABILITY = re.compile(r"(?:0|[1-9][0-9]*)\.(?:0|[1-9][0-9]*)")
+#: Other ways to write one: ``sm_86``, ``sm86``, ``compute_80``, ``86`` (an architecture's
+#: number, the last digit the minor), ``08.0``, `` 8.6 ``.
+_ARCHITECTURE = re.compile(r"\s*(?:sm_?|compute_)?([0-9]+)([0-9])\s*", re.IGNORECASE)
+_PADDED = re.compile(r"\s*0*([0-9]+)\.0*([0-9]+)\s*")
+
+
+def _capability_meant(key: str) -> str | None:
+    """The compute capability a malformed key most likely means (None where none is clear)."""
+    for pattern in (_ARCHITECTURE, _PADDED):
+        match = pattern.fullmatch(key)
+        if match:
+            return f"{int(match[1])}.{int(match[2])}"
+    return None
+
+
+def _tensorrt_cc_files(ctx: ModelContext) -> Any | None:
+    """The config of a TensorRT model that sets `cc_model_filenames` (None otherwise)."""
+    config = ctx.config
+    if config is None or not config.cc_model_filenames:
+        return None
+    if ctx.completed.backend != "tensorrt" or ctx.completed.undeterminable:
+        return None
+    return config
+
+
+@rule(
+    "TL224",
+    "cc-model-file-missing",
+    Severity.ERROR,
+    summary="a file `cc_model_filenames` names for a TensorRT model is not in a served version",
+    explanation="""
+    `cc_model_filenames` maps a GPU's compute capability to the plan that GPUs of that
+    capability load instead of `model.plan` (a plan is built for one GPU architecture). The
+    TensorRT backend looks up the capability of the instance's GPU (`"8.0"` on an A100,
+    `"8.6"` on an A10 or an RTX 3090, `"9.0"` on an H100), reads the file the map names for
+    it from the version folder, and, where that file is missing, fails to load the model on
+    that GPU: `unable to find '<model>/<version>/<file>' for model instance '<instance>'`
+    (src/instance_state.cc of triton-inference-server/tensorrt_backend). A repository
+    deployed to one kind of GPU can load, and the same repository fail on another. Each
+    file named is checked in each version folder the version policy serves; a name below a
+    subfolder of a subfolder is not checked.
+    """,
+    bad="""
+    model_repository/detector/config.pbtxt:
+      platform: "tensorrt_plan"
+      cc_model_filenames [
+        { key: "8.0" value: "model_a100.plan" },
+        { key: "9.0" value: "model_h100.plan" }   # not built yet
+      ]
+    model_repository/detector/1/model_a100.plan
+    """,
+    good="""
+    model_repository/detector/config.pbtxt:
+      platform: "tensorrt_plan"
+      cc_model_filenames [
+        { key: "8.0" value: "model_a100.plan" },
+        { key: "9.0" value: "model_h100.plan" }
+      ]
+    model_repository/detector/1/model_a100.plan
+    model_repository/detector/1/model_h100.plan
+    """,
+    server_message="unable to find '{path}' for model instance '{instance}'",
+    backend_check=True,
+)
+def cc_model_file_missing(ctx: ModelContext) -> Iterator[Finding]:
+    config = _tensorrt_cc_files(ctx)
+    if config is None or not ctx.in_repository:
+        return
+    versions = selected_versions(ctx.model, config)
+    for key, name in config.cc_model_filenames.items():
+        if path_problem(name):
+            continue  # invalid-file-name
+        missing = [
+            version for version in versions if ctx.model.find_file(f"{version.name}/{name}") is None
+        ]
+        if not missing:
+            continue
+        names = ", ".join(version.name for version in missing)
+        plural = "s" if len(missing) > 1 else ""
+        path = ctx.shown(missing[0].path / name)
+        yield ctx.at(
+            ("cc_model_filenames", key, "value"),
+            f"'{name}' (for GPUs of compute capability {key}) is not in version{plural} "
+            f"{names}; on such a GPU the tensorrt backend fails: unable to find '{path}' for "
+            "model instance",
+        )
+
+
+@rule(
+    "TL225",
+    "cc-model-filenames-key",
+    Severity.WARNING,
+    summary="a `cc_model_filenames` key that is not a compute capability as the backend writes it",
+    explanation="""
+    The TensorRT backend writes the compute capability of the instance's GPU as
+    `<major>.<minor>` (`std::to_string(major) + "." + std::to_string(minor)`:
+    `"7.5"`, `"8.0"`, `"8.6"`, `"8.9"`, `"9.0"`, `"10.0"`) and looks that string up in
+    `cc_model_filenames` (src/model_state.cc of triton-inference-server/tensorrt_backend).
+    A key in any other form (`"80"`, `"sm_80"`, `"8.0.0"`, `"08.0"`, `" 8.0"`) equals no
+    GPU's: the plan it names is never loaded, and every GPU loads `model.plan` (or
+    `default_model_filename`) instead, without a word in the log.
+    """,
+    bad="""
+    model_repository/detector/config.pbtxt:
+      platform: "tensorrt_plan"
+      cc_model_filenames [ { key: "sm_80" value: "model_a100.plan" } ]
+    model_repository/detector/1/model.plan
+    model_repository/detector/1/model_a100.plan
+    """,
+    good="""
+    model_repository/detector/config.pbtxt:
+      platform: "tensorrt_plan"
+      cc_model_filenames [ { key: "8.0" value: "model_a100.plan" } ]
+    model_repository/detector/1/model.plan
+    model_repository/detector/1/model_a100.plan
+    """,
+)
+def cc_model_filenames_key(ctx: ModelContext) -> Iterator[Finding]:
+    config = _tensorrt_cc_files(ctx)
+    if config is None:
+        return
+    for key in config.cc_model_filenames:
+        if not _COMPUTE_CAPABILITY.fullmatch(key):
+            meant = _capability_meant(key)
+            hint = f" (did you mean '{meant}'?)" if meant else ""
+            yield ctx.at(
+                ("cc_model_filenames", key, "key"),
+                f"cc_model_filenames key {key!r} is not a compute capability as the tensorrt "
+                "backend writes a GPU's ('<major>.<minor>', such as '8.0' or '8.6'): no GPU "
+                f"loads the file it names{hint}",
+            )

@@ -81,7 +81,8 @@ PACKS: tuple[Pack, ...] = (
         "layout",
         (
             "missing config (or one under another name), version folders (missing, ignored, "
-            "malformed), version policy, the model file each backend loads, label files, hidden "
+            "malformed), version policy, the model file each backend loads (and the TensorRT plans "
+            "`cc_model_filenames` names per GPU), label files, hidden "
             "folders, file names no file can have, a config.pbtxt in a version folder"
         ),
         (layout,),
