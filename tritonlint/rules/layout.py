@@ -904,7 +904,7 @@ def _tensorrt_cc_files(ctx: ModelContext) -> Any | None:
     (src/instance_state.cc of triton-inference-server/tensorrt_backend). A repository
     deployed to one kind of GPU can load, and the same repository fail on another. Each
     file named is checked in each version folder the version policy serves; a name below a
-    subfolder of a subfolder is not checked.
+    subfolder of a subfolder is not checked, nor one under a key no GPU has (TL225).
     """,
     bad="""
     model_repository/detector/config.pbtxt:
@@ -934,8 +934,8 @@ def cc_model_file_missing(ctx: ModelContext) -> Iterator[Finding]:
         return
     versions = selected_versions(ctx.model, config)
     for key, name in config.cc_model_filenames.items():
-        if path_problem(name):
-            continue  # invalid-file-name
+        if path_problem(name) or not _COMPUTE_CAPABILITY.fullmatch(key):
+            continue  # invalid-file-name; cc-model-filenames-key (no GPU reads it)
         missing = [
             version for version in versions if ctx.model.find_file(f"{version.name}/{name}") is None
         ]
