@@ -31,7 +31,15 @@ from tritonlint.rules import (
     warmup,
 )
 from tritonlint.rules.ensemble import across_models, data_flow, structure
-from tritonlint.rules.modelfile import labels, names, python, pytorch, readable, tensors
+from tritonlint.rules.modelfile import (
+    labels,
+    names,
+    plans,
+    python,
+    pytorch,
+    readable,
+    tensors,
+)
 
 
 class Pack(NamedTuple):
@@ -164,9 +172,10 @@ PACKS: tuple[Pack, ...] = (
             "the config against the model file its backend loads, read statically: names, data "
             'types, ranks and dimensions of inputs and outputs (with "did you mean"), inputs '
             "the config lacks, batching a model cannot do, PyTorch forward() arguments, label "
-            "file sizes, Python models that do not compile or lack `execute`, unreadable model "
-            "files (backend checks)"
+            "file sizes, Python models that do not compile or lack `execute`, TensorRT plans of "
+            "one model built with different TensorRT versions (read from their headers), "
+            "unreadable model files (backend checks)"
         ),
-        (readable, names, tensors, pytorch, labels, python),
+        (readable, names, tensors, pytorch, labels, python, plans),
     ),
 )
