@@ -1,0 +1,255 @@
+"""``tritonlint smoke --shard I/N``: how the models are dealt out, and what a share reports
+(against the fake server; one test loads two shares into the real embedded server)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from helpers import make_tree
+from smoke_helpers import FakeServer
+
+from tritonlint.cli import main
+from tritonlint.smoke import SmokeOptions, run_smoke
+from tritonlint.smoke.shard import Shard, ShardError, groups, parse_shard, shares
+
+GOOD = 'name: "{name}"\nbackend: "python"\nmax_batch_size: 8\n'
+
+
+def _ensemble(name: str, *steps: str) -> str:
+    listed = ", ".join(f'{{ model_name: "{step}" model_version: -1 }}' for step in steps)
+    return f'name: "{name}"\nplatform: "ensemble"\nensemble_scheduling {{ step [ {listed} ] }}\n'
+
+
+def _repository(root: Path) -> Path:
+    """Eight python models and three ensembles: ``outer`` runs ``pipe`` (which runs ``b`` and
+    ``c``) and ``d``; ``side`` runs ``g``."""
+    files: dict[str, str | None] = {}
+    for name in "abcdefgh":
+        files[f"{name}/config.pbtxt"] = GOOD.replace("{name}", name)
+        files[f"{name}/1/model.py"] = "# a model\n"
+    for name, steps in {"pipe": ("b", "c"), "outer": ("pipe", "d"), "side": ("g",)}.items():
+        files[f"{name}/config.pbtxt"] = _ensemble(name, *steps)
+        files[f"{name}/1"] = None
+    return make_tree(root, files)
+
+
+ALL = sorted([*"abcdefgh", "outer", "pipe", "side"])
+STEPS = {"pipe": ("b", "c"), "outer": ("pipe", "d"), "side": ("g",)}
+
+# -- the dealing -------------------------------------------------------------------------------
+
+
+def test_an_ensemble_its_steps_and_nested_ensembles_are_one_group() -> None:
+    assert groups(ALL, STEPS) == [
+        ["a"],
+        ["b", "c", "d", "outer", "pipe"],
+        ["e"],
+        ["f"],
+        ["g", "side"],
+        ["h"],
+    ]
+    # Two ensembles that share a step are one group; a step outside the names is left out.
+    assert groups(["x", "y", "s", "t"], {"x": ("s", "gone"), "y": ("s",)}) == [
+        ["s", "x", "y"],
+        ["t"],
+    ]
+
+
+@pytest.mark.parametrize("total", [1, 2, 3, 4, 7, 12])
+def test_shares_are_disjoint_cover_every_model_and_keep_groups_whole(total: int) -> None:
+    dealt = shares(ALL, STEPS, total)
+    assert len(dealt) == total
+    assert sorted(name for share in dealt for name in share) == ALL
+    for group in groups(ALL, STEPS):
+        assert sum(bool(set(group) & set(share)) for share in dealt) == 1, group
+
+
+def test_the_largest_group_first_then_to_the_smallest_share() -> None:
+    assert shares(ALL, STEPS, 3) == [
+        ["b", "c", "d", "outer", "pipe"],
+        ["f", "g", "side"],
+        ["a", "e", "h"],
+    ]
+    assert shares(["m1", "m2", "m3", "m4", "m5"], {}, 2) == [["m1", "m3", "m5"], ["m2", "m4"]]
+    assert shares(["only"], {}, 3) == [["only"], [], []]
+
+
+def test_the_shares_do_not_depend_on_the_order_of_the_names_nor_on_the_hash_seed(
+    tmp_path: Path,
+) -> None:
+    assert shares(list(reversed(ALL)), STEPS, 4) == shares(ALL, STEPS, 4)
+    program = (
+        "from tritonlint.smoke.shard import shares\n"
+        f"print(shares({sorted(ALL, key=hash)!r}, {STEPS!r}, 4))\n"
+    )
+    printed = {
+        subprocess.run(
+            [sys.executable, "-c", program],
+            env={"PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ("0", "1", "2")
+    }
+    assert printed == {f"{shares(ALL, STEPS, 4)}\n"}
+
+
+def test_parse_shard() -> None:
+    assert parse_shard("2/4") == Shard(2, 4)
+    assert parse_shard(" 1 / 1 ") == Shard(1, 1)
+    assert str(Shard(3, 8)) == "3/8"
+    for bad in ("0/4", "5/4", "a/b", "1/0", "2", "-1/4", ""):
+        with pytest.raises(ShardError):
+            parse_shard(bad)
+
+
+# -- the command -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "reason"),
+    [
+        ("0/4", "--shard '0/4': I must be from 1 to 4"),
+        ("5/4", "--shard '5/4': I must be from 1 to 4"),
+        ("a/b", "--shard 'a/b': expected I/N, share I of N (e.g. 2/4)"),
+        ("1/0", "--shard '1/0': N must be at least 1"),
+    ],
+)
+def test_a_bad_shard_is_a_usage_error_in_one_line(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    value: str,
+    reason: str,
+) -> None:
+    repo = _repository(tmp_path / "models")
+    code = main(["smoke", "--server", str(fake_server.path), "--shard", value, str(repo)])
+    assert code == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"tritonlint: error: {reason}\n"
+    assert captured.out == ""
+    assert fake_server.events("start") == []
+
+
+def test_a_bad_tritonlint_shard_names_the_variable(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TRITONLINT_SHARD", "3/2")
+    repo = _repository(tmp_path / "models")
+    assert main(["smoke", "--server", str(fake_server.path), str(repo)]) == 2
+    assert capsys.readouterr().err == (
+        "tritonlint: error: TRITONLINT_SHARD '3/2': I must be from 1 to 2\n"
+    )
+
+
+def test_each_share_loads_and_reports_only_its_models(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = _repository(tmp_path / "models")
+    server = ["smoke", "--server", str(fake_server.path)]
+    assert main([*server, "--shard", "1/3", str(repo)]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert (
+        "Share 1/3: 5 of 11 models (an ensemble's steps in its share; the other shares load "
+        "the rest)."
+    ) in lines
+    assert any(line.startswith("All 5 models loaded in ") for line in lines)
+    # Steps before their ensembles, the nested one included; nothing of the other shares.
+    loads = [event["model"] for event in fake_server.events("load")]
+    assert loads == ["b", "c", "d", "pipe", "outer"]
+    for other in ("a", "e", "f", "g", "h", "side"):
+        assert f"│ {other} " not in out
+
+
+def test_a_share_from_the_environment_and_its_json(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo = _repository(tmp_path / "models")
+    monkeypatch.setenv("TRITONLINT_SHARD", "2/3")
+    output = tmp_path / "smoke.json"
+    server = ["smoke", "--server", str(fake_server.path)]
+    assert main([*server, "--format", "json", "-o", str(output), str(repo)]) == 0
+    report = json.loads(output.read_text())
+    assert report["share"] == {"index": 2, "total": 3, "models": 3, "of": 11}
+    assert [m["name"] for m in report["models"]] == ["f", "g", "side"]
+
+
+def test_without_a_shard_the_json_says_null(
+    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
+) -> None:
+    repo = make_tree(
+        tmp_path / "models",
+        {"a/config.pbtxt": GOOD.replace("{name}", "a"), "a/1/model.py": "# a model\n"},
+    )
+    output = tmp_path / "smoke.json"
+    assert (
+        main(
+            [
+                "smoke",
+                "--server",
+                str(fake_server.path),
+                "--format",
+                "json",
+                "-o",
+                str(output),
+                str(repo),
+            ]
+        )
+        == 0
+    )
+    assert json.loads(output.read_text())["share"] is None
+
+
+def test_an_empty_share_starts_no_server(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = _repository(tmp_path / "models")
+    assert main(["smoke", "--server", str(fake_server.path), "--shard", "9/9", str(repo)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert (
+        "Share 9/9: 0 of 11 models (an ensemble's steps in its share; the other shares load "
+        "the rest)."
+    ) in lines
+    assert "No model to load." in lines
+    assert fake_server.events("start") == []
+
+
+# -- the real server -----------------------------------------------------------------------------
+
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.mark.server
+@pytest.mark.usefixtures("no_tritonserver_on_path", "triton_install")
+def test_two_shares_load_each_model_exactly_once_on_the_real_server() -> None:
+    repo = FIXTURES / "model_repository"
+    models = sorted(path.parent.name for path in repo.glob("*/config.pbtxt"))
+    loaded: list[str] = []
+    for index in (1, 2):
+        options = SmokeOptions(stub_python_models=True, shard=Shard(index, 2))
+        result = run_smoke(repo, options)
+        assert result.ok, [(m.name, m.status, m.message) for m in result.models]
+        assert result.share is not None
+        assert (result.share.models, result.share.of) == (len(result.models), len(models))
+        loaded += [m.name for m in result.models]
+    assert sorted(loaded) == models
