@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import make_tree
+from helpers import make_tree, validate_sarif
 from smoke_helpers import FakeServer
 
 from tritonlint.cli import main
@@ -253,3 +254,87 @@ def test_two_shares_load_each_model_exactly_once_on_the_real_server() -> None:
         assert (result.share.models, result.share.of) == (len(result.models), len(models))
         loaded += [m.name for m in result.models]
     assert sorted(loaded) == models
+
+
+# -- merging the shares' reports -----------------------------------------------------------------
+
+REFUSED = GOOD + "# fake-refuse: 'max_batch_size' must be non-negative value for bad\n"
+
+
+def _shares_reports(fake_server: FakeServer, tmp_path: Path, report_format: str) -> list[Path]:
+    """A repository with a refused model, smoked in two shares: its reports."""
+    repo = _repository(tmp_path / "models")
+    (repo / "h" / "config.pbtxt").write_text(REFUSED.replace("{name}", "h"))
+    server = ["smoke", "--server", str(fake_server.path), "--format", report_format]
+    reports = []
+    for index in (1, 2):
+        output = tmp_path / f"smoke-{index}.{report_format}"
+        main([*server, "--shard", f"{index}/2", "-o", str(output), str(repo)])
+        reports.append(output)
+    return reports
+
+
+def _merge(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    assert main(["report", "merge", *argv]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    return captured.out
+
+
+def test_merged_smoke_json_holds_every_model_once(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    reports = _shares_reports(fake_server, tmp_path, "json")
+    shares_json = [json.loads(path.read_text()) for path in reports]
+    capsys.readouterr()
+    merged = json.loads(_merge(capsys, *map(str, reports)))
+    assert merged["share"] == {"merged": [1, 2], "missing": [], "total": 2, "models": 11, "of": 11}
+    assert sorted(m["name"] for m in merged["models"]) == ALL
+    assert merged["models"] == shares_json[0]["models"] + shares_json[1]["models"]
+    assert merged["ok"] is False
+    assert [(f["code"], f["path"].rsplit("/", 2)[-2:]) for f in merged["findings"]] == [
+        ("TL030", ["h", "config.pbtxt"])
+    ]
+    assert merged["seconds"] == max(s["seconds"] for s in shares_json)
+    # One share alone says which one is missing.
+    alone = json.loads(_merge(capsys, str(reports[0])))
+    assert alone["share"] == {"merged": [1], "missing": [2], "total": 2, "models": 6, "of": 11}
+
+
+def test_merged_smoke_sarif_is_one_valid_run_with_both_shares_results(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    reports = _shares_reports(fake_server, tmp_path, "sarif")
+    logs = [json.loads(path.read_text()) for path in reports]
+    output = tmp_path / "smoke.sarif"
+    capsys.readouterr()
+    assert _merge(capsys, "-o", str(output), *map(str, reports)) == ""
+    merged = json.loads(output.read_text())
+    validate_sarif(merged)
+    (run,) = merged["runs"]
+    assert run["results"] == logs[0]["runs"][0]["results"] + logs[1]["runs"][0]["results"]
+    assert [r["ruleId"] for r in run["results"]] == ["TL030"]
+    assert run["tool"] == logs[0]["runs"][0]["tool"]
+
+
+def test_merged_smoke_junit_has_every_suite_and_summed_counts(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    reports = _shares_reports(fake_server, tmp_path, "junit")
+    capsys.readouterr()
+    root = ET.fromstring(_merge(capsys, *map(str, reports)))
+    assert root.tag == "testsuites"
+    names = [suite.get("name", "").rsplit("/", 1)[-1] for suite in root.iter("testsuite")]
+    assert sorted(names) == ALL
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("11", "1", "0")
+    (failure,) = root.iter("failure")
+    assert failure.get("type") == "TL030"
