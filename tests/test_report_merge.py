@@ -225,3 +225,10 @@ def test_a_missing_report_is_a_usage_error(
     assert capsys.readouterr().err == (
         "tritonlint: error: cannot read the report gone.json: No such file or directory\n"
     )
+
+
+def test_merge_is_the_only_action(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["report", "split", "a.json"]) == 2
+    assert "argument merge: invalid choice: 'split' (choose from 'merge')" in (
+        capsys.readouterr().err
+    )
