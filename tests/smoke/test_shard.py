@@ -4,13 +4,17 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 from helpers import make_tree, validate_sarif
 from smoke_helpers import FakeServer
 
@@ -338,3 +342,92 @@ def test_merged_smoke_junit_has_every_suite_and_summed_counts(
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("11", "1", "0")
     (failure,) = root.iter("failure")
     assert failure.get("type") == "TL030"
+
+
+# -- the CI examples of docs/ci.md ---------------------------------------------------------------
+
+CI_DOC = Path(__file__).resolve().parents[2] / "docs" / "ci.md"
+
+
+def _matrix_examples() -> list[dict[str, Any]]:
+    text = CI_DOC.read_text(encoding="utf-8")
+    section = text[text.index("## A matrix of smoke shares") :]
+    section = section[: section.index("\n## ", 1)]
+    return [yaml.safe_load(block) for block in re.findall(r"```yaml\n(.*?)```", section, re.S)]
+
+
+def _run_in_shell(commands: list[str], folder: Path, environment: dict[str, str]) -> None:
+    for command in commands:
+        if command.startswith("pip install"):
+            continue
+        done = subprocess.run(
+            ["bash", "-c", command],
+            cwd=folder,
+            env=environment,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
+
+
+@pytest.fixture
+def ci_job(tmp_path: Path, fake_server: FakeServer) -> tuple[Path, dict[str, str]]:
+    """A checkout with ``model_repository/``, and an environment whose ``tritonserver`` (the
+    one on PATH, which the smoke stage takes) is the fake server and whose ``tritonlint`` is
+    this one."""
+    folder = tmp_path / "checkout"
+    _repository(folder / "model_repository")
+    bin_dir = tmp_path / "path-bin"
+    bin_dir.mkdir()
+    (bin_dir / "tritonserver").symlink_to(fake_server.path)
+    path = os.pathsep.join([str(bin_dir), str(Path(sys.executable).parent), "/usr/bin", "/bin"])
+    environment = {
+        "PATH": path,
+        "HOME": str(tmp_path),
+        "FAKE_TRITON_LOG": str(fake_server.log),
+        "TRITONLINT_CACHE": str(tmp_path / "cache"),
+    }
+    return folder, environment
+
+
+def _loaded(fake_server: FakeServer) -> list[str]:
+    return sorted(event["model"] for event in fake_server.events("load"))
+
+
+def test_the_github_matrix_of_docs_ci_loads_each_model_once_and_merges_the_sarif(
+    ci_job: tuple[Path, dict[str, str]], fake_server: FakeServer
+) -> None:
+    folder, environment = ci_job
+    workflow = next(example for example in _matrix_examples() if "jobs" in example)
+    jobs = workflow["jobs"]
+    for shard in jobs["smoke"]["strategy"]["matrix"]["shard"]:
+        steps = [step["run"] for step in jobs["smoke"]["steps"] if "run" in step]
+        _run_in_shell(
+            [step.replace("${{ matrix.shard }}", str(shard)) for step in steps],
+            folder,
+            environment,
+        )
+    assert _loaded(fake_server) == ALL
+    merge = [step["run"] for step in jobs["smoke-report"]["steps"] if "run" in step]
+    _run_in_shell(merge, folder, environment)
+    merged = json.loads((folder / "smoke.sarif").read_text())
+    validate_sarif(merged)
+    assert len(merged["runs"]) == 1
+
+
+def test_the_gitlab_parallel_job_of_docs_ci_loads_each_model_once_and_merges_the_junit(
+    ci_job: tuple[Path, dict[str, str]], fake_server: FakeServer
+) -> None:
+    folder, environment = ci_job
+    pipeline = next(example for example in _matrix_examples() if "smoke-report" in example)
+    total = pipeline["smoke"]["parallel"]
+    for index in range(1, total + 1):
+        node = {"CI_NODE_INDEX": str(index), "CI_NODE_TOTAL": str(total)}
+        _run_in_shell(pipeline["smoke"]["script"], folder, {**environment, **node})
+    assert _loaded(fake_server) == ALL
+    _run_in_shell(pipeline["smoke-report"]["script"], folder, environment)
+    root = ET.fromstring((folder / "smoke.xml").read_text())
+    assert sorted(s.get("name", "").rsplit("/", 1)[-1] for s in root.iter("testsuite")) == ALL
+    assert (root.get("tests"), root.get("failures")) == ("11", "0")
