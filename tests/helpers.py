@@ -219,3 +219,17 @@ def armed_git_repository(folder: Path, marker: Path) -> None:
     )
     assert marker.exists(), "git did not run the repository's fsmonitor command"
     marker.unlink()
+
+
+SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
+
+
+def validate_sarif(log: object) -> None:
+    """Validate against the SARIF 2.1.0 schema, formats ("uri", "date-time", ...) included."""
+    import json
+
+    import jsonschema
+
+    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    validator = jsonschema.validators.validator_for(schema)
+    validator(schema, format_checker=validator.FORMAT_CHECKER).validate(log)

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from tritonlint.fixing import FixRun
     from tritonlint.settings import Settings
 
-_COMMANDS = ("check", "format", "rules", "explain", "smoke", "completion", "lsp")
+_COMMANDS = ("check", "format", "rules", "explain", "smoke", "report", "completion", "lsp")
 #: The shells `tritonlint completion` writes a script for (tritonlint/completion.py).
 SHELLS = ("bash", "zsh", "fish")
 
@@ -133,6 +133,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_fix_options(check)
 
     add_smoke_command(commands)
+    _add_report_command(commands)
     add_format_command(commands)
     rules = commands.add_parser("rules", help="list every rule")
     rules.add_argument(
@@ -165,6 +166,56 @@ def _parser() -> argparse.ArgumentParser:
     )
     completion.add_argument("shell", choices=SHELLS, metavar="SHELL", help="bash, zsh or fish")
     return parser
+
+
+#: The formats ``report merge`` merges (tritonlint/report/merge.py).
+MERGE_FORMATS = ("json", "sarif", "junit")
+
+
+def _add_report_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    report = commands.add_parser(
+        "report",
+        help="merge reports, such as those of the shares of `smoke --shard`",
+        description="report merge FILE...: merge JSON, SARIF or JUnit reports of tritonlint "
+        "(the format is read from their content) into one, on standard output or in --output; "
+        "for the jobs of a CI matrix that each ran `tritonlint smoke --shard I/N` (see "
+        "docs/ci.md). SARIF: one run per tool, results concatenated, artifacts listed once; "
+        "JUnit: the test suites of all, counts summed; JSON: findings concatenated, smoke "
+        "reports' models and findings joined.",
+    )
+    report.add_argument("action", choices=("merge",), metavar="merge", help="merge reports")
+    report.add_argument("files", nargs="+", type=Path, metavar="FILE", help="the reports")
+    report.add_argument(
+        "--format",
+        choices=MERGE_FORMATS,
+        default=None,
+        help="the reports' format (default: read from their content); each must be of it",
+    )
+    report.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="write the report to FILE, not stdout"
+    )
+
+
+def _report_merge(args: argparse.Namespace) -> int:
+    from tritonlint.report.merge import MergeError, Report, merge_reports
+    from tritonlint.report.output import ReportNotWritten, deliver
+    from tritonlint.report.printable import shown_path
+
+    reports = []
+    for path in args.files:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or error
+            raise UsageError(f"cannot read the report {shown_path(path)}: {reason}") from None
+        reports.append(Report(shown_path(path), text))
+    try:
+        merged = merge_reports(reports, args.format)
+        with reader_may_leave():
+            deliver(merged, args.output)
+    except (MergeError, ReportNotWritten) as error:
+        raise UsageError(str(error)) from None
+    return EXIT_CLEAN
 
 
 #: ``full`` is ``text`` under ruff's name for it; ``concise`` is text, one line per finding.
@@ -666,6 +717,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _explain(args.code)
         if args.command == "completion":
             return _completion(parser, args.shell)
+        if args.command == "report":
+            return _report_merge(args)
         if args.command == "lsp":
             from tritonlint.lsp.server import main as serve
 

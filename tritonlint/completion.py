@@ -127,13 +127,14 @@ def _bash_command(command: _Command, extra: Sequence[_Option] = ()) -> list[str]
         '            if [[ "$cur" == -* ]]; then',
         f'                COMPREPLY=($(compgen -W {_words(flags)} -- "$cur"))',
     ]
+    # Its words (``report merge``), its paths (``smoke REPO``), or both (``report merge FILE``).
+    replies = []
     if command.words:
-        lines += [
-            "            else",
-            f'                COMPREPLY=($(compgen -W {_words(command.words)} -- "$cur"))',
-        ]
+        replies.append(f'$(compgen -W {_words(command.words)} -- "$cur")')
     if command.paths:
-        lines += ["            else", '                COMPREPLY=($(compgen -f -- "$cur"))']
+        replies.append('$(compgen -f -- "$cur")')
+    if replies:
+        lines += ["            else", f"                COMPREPLY=({' '.join(replies)})"]
     lines.append("            fi")
     return lines
 

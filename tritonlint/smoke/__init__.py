@@ -3,6 +3,7 @@
 * :mod:`~tritonlint.smoke.servers` picks the server (``--server``, ``--docker``, PATH, or the
   embedded Triton 2.51) and runs it
 * :mod:`~tritonlint.smoke.runner` loads the models and judges each (:func:`run_smoke`)
+* :mod:`~tritonlint.smoke.shard` deals the models out in shares (``--shard I/N``)
 * :mod:`~tritonlint.smoke.mapping` maps the server's messages to rules and config lines
 * :mod:`~tritonlint.smoke.report`, :mod:`~tritonlint.smoke.options` and
   :mod:`~tritonlint.smoke.command`: the table, the reports, the ``smoke`` command and
@@ -30,6 +31,7 @@ _EXPORTS = {
     "ServerKind": "servers",
     "choose_server": "servers",
     "SmokeUsageError": "options",
+    "Shard": "shard",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -48,6 +48,7 @@ from tritonlint.smoke.runner import (
     SmokeResult,
     run_smoke,
 )
+from tritonlint.smoke.shard import ShardError, shard_from
 
 
 def smoke_options(args: argparse.Namespace, **more: object) -> SmokeOptions:
@@ -129,9 +130,14 @@ def run_smoke_command(args: argparse.Namespace, console: Console) -> int:
     """``tritonlint smoke REPO``."""
     errors = Console(stderr=True, highlight=False)
     report_format = _format(args)
+    try:
+        shard = shard_from(args.shard)
+    except ShardError as error:
+        raise SmokeUsageError(str(error)) from None
+    options = smoke_options(args, shard=shard)
     with terminate_as_interrupt():
         try:
-            result = run_smoke(args.repository, smoke_options(args), ConsoleReporter(errors))
+            result = run_smoke(args.repository, options, ConsoleReporter(errors))
         except SmokeError as error:
             errors.print(f"tritonlint: error: {error}", style="bold red", markup=False)
             return EXIT_USAGE

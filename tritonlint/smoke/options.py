@@ -133,6 +133,14 @@ def add_smoke_command(commands: argparse._SubParsersAction) -> argparse.Argument
     smoke.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="write the report to FILE, not stdout"
     )
+    smoke.add_argument(
+        "--shard",
+        metavar="I/N",
+        default=None,
+        help="load only share I of N (1-based, e.g. 2/4), for the jobs of a CI matrix: an "
+        "ensemble and the models it runs are in one share; every machine makes the same "
+        "shares (default: TRITONLINT_SHARD, else every model)",
+    )
     add_fail_options(smoke)
     add_smoke_options(smoke)
     return smoke

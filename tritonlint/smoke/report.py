@@ -136,10 +136,24 @@ def summary_lines(result: SmokeResult) -> list[Text]:
             f"; {'GPUs given to the server' if server.gpus else 'no GPU'}",
         )
     ]
+    if result.share is not None:
+        lines.append(_share_line(result))
     lines.append(_outcome_line(result))
     lines += _adjustment_lines(result)
     lines += _model_file_lines(result)
     return lines
+
+
+def _share_line(result: SmokeResult) -> Text:
+    """``Share 2/4: 250 of 1,000 models (an ensemble's steps in its share; the other shares
+    load the rest).``"""
+    share = result.share
+    assert share is not None
+    return Text.assemble(
+        (f"Share {share.shard}: ", "bold"),
+        f"{share.models:,} of {share.of:,} {'model' if share.of == 1 else 'models'} (an "
+        "ensemble's steps in its share; the other shares load the rest).",
+    )
 
 
 def _outcome_line(result: SmokeResult) -> Text:
@@ -253,6 +267,7 @@ def smoke_object(result: SmokeResult) -> dict[str, Any]:
             "version": result.server.version or None,
             "gpus": result.server.gpus,
         },
+        "share": _share_object(result),
         "ok": result.ok,
         "seconds": round(result.seconds, 3),
         "models": [
@@ -273,6 +288,18 @@ def smoke_object(result: SmokeResult) -> dict[str, Any]:
         "python_models_ran_model_py": result.python_models,
         "flags_needed": result.flags_needed(),
         "findings": [to_json_object(d) for d in result.diagnostics],
+    }
+
+
+def _share_object(result: SmokeResult) -> dict[str, int] | None:
+    share = result.share
+    if share is None:
+        return None
+    return {
+        "index": share.shard.index,
+        "total": share.shard.total,
+        "models": share.models,
+        "of": share.of,
     }
 
 

@@ -54,6 +54,7 @@ from tritonlint.smoke.servers import (
     embedded_install,
     external_install,
 )
+from tritonlint.smoke.shard import Shard, in_share
 from tritonlint.smoke.workdir import WorkFolder, work_folder
 
 FLAG_STUB_BACKENDS = "--stub-missing-backends"
@@ -139,6 +140,17 @@ class SmokeOptions:
     #: Static lint's findings for the repository (computed when None): they place the
     #: server's messages and tell which rule predicted them.
     static: Sequence[Diagnostic] | None = None
+    #: ``--shard I/N``: load only that share of the models (see :mod:`tritonlint.smoke.shard`).
+    shard: Shard | None = None
+
+
+@dataclass(frozen=True)
+class ShareInfo:
+    """What ``--shard`` kept: share ``shard`` holds ``models`` of the ``of`` models."""
+
+    shard: Shard
+    models: int
+    of: int
 
 
 @dataclass
@@ -208,6 +220,8 @@ class SmokeResult:
     python_models: list[str] = field(default_factory=list)
     starts: list[ServerStart] = field(default_factory=list)
     seconds: float = 0.0
+    #: With ``--shard``: which share was loaded, of how many models.
+    share: ShareInfo | None = None
 
     @property
     def ok(self) -> bool:
@@ -316,6 +330,8 @@ class _Run:
         staged = stage_repository(self.source, self.work / "models", cpu_only=cpu_only)
         self.staged = staged
         names = [n for n in staged.load_order() if _wanted(n, options.models)]
+        if options.shard is not None:
+            names = self._share(names, options.shard)
         self._collect_static(names)
         python = [n for n in names if staged.models[n].is_python and n not in options.skip]
         if options.stub_python_models:
@@ -348,6 +364,15 @@ class _Run:
         finally:
             server.stop(graceful=False)
         self._note_model_files()
+
+    def _share(self, names: list[str], shard: Shard) -> list[str]:
+        """The models of ``names`` in ``shard`` (in load order); an ensemble's steps are
+        in its share."""
+        assert self.staged is not None
+        steps = {name: self.staged.models[name].composing for name in names}
+        kept = in_share(shard, names, steps)
+        self.result.share = ShareInfo(shard, len(kept), len(names))
+        return [name for name in names if name in kept]
 
     def _make_server(self, staged: StagedRepository) -> TritonServer:
         log = self.work / "server.log"
