@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_report_formats import validate_sarif
+from helpers import validate_sarif
 
 from tritonlint.cli import main
 

@@ -8,11 +8,10 @@ import os
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import jsonschema
 import pytest
-from helpers import ONNX_MODEL, make_tree, model
+from helpers import ONNX_MODEL, make_tree, model, validate_sarif
 
 from tritonlint import __version__
 from tritonlint.cli import main
@@ -24,7 +23,6 @@ from tritonlint.span import Span
 
 CONFIG = ONNX_MODEL["config.pbtxt"]
 assert isinstance(CONFIG, str)
-SARIF_SCHEMA = Path(__file__).parent / "data" / "sarif-schema-2.1.0.json"
 
 
 @pytest.fixture
@@ -57,13 +55,6 @@ def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 
 
 # --- SARIF ---------------------------------------------------------------------------------------
-
-
-def validate_sarif(log: dict[str, Any]) -> None:
-    """Validate against the SARIF 2.1.0 schema, formats ("uri", "date-time", ...) included."""
-    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
-    validator = jsonschema.validators.validator_for(schema)
-    validator(schema, format_checker=validator.FORMAT_CHECKER).validate(log)
 
 
 def test_sarif_validates_against_the_schema(

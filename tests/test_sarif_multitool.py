@@ -11,8 +11,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from helpers import ONNX_MODEL, make_tree, model
-from test_report_formats import CONFIG, validate_sarif
+from helpers import ONNX_MODEL, make_tree, model, validate_sarif
+from test_report_formats import CONFIG
 
 from tritonlint.cli import main
 
