@@ -112,16 +112,27 @@ def test_onnxruntime_loads_a_good_model_and_refuses_a_wrong_one_with_the_backend
 
 @pytest.mark.server
 @pytest.mark.usefixtures("no_tritonserver_on_path")
-@pytest.mark.parametrize("option", ["--stub-missing-backends", "--no-framework-backends"])
-def test_the_config_only_stand_in_serves_the_model_when_asked_for(
-    triton_install: TritonInstall, option: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("option", "status"),
+    [
+        ("--stub-missing-backends", "config validated, backend stubbed"),
+        ("--no-framework-backends", "config validated, backend stubbed"),
+        ("--no-stub-missing-backends", "backend missing"),
+    ],
+)
+def test_the_stand_ins_of_today_serve_the_model_when_asked_for(
+    triton_install: TritonInstall,
+    option: str,
+    status: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     repo = _repository(tmp_path, "good", "typo")
     assert main(["smoke", option, "--cpu-only", "--format", "json", str(repo)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert {m["name"]: m["status_text"] for m in report["models"]} == {
-        "good": "config validated, backend stubbed",
-        "typo": "config validated, backend stubbed",
+        "good": status,
+        "typo": status,
     }
     assert report["server"]["frameworks"] == {}
 

@@ -80,8 +80,8 @@ def add_smoke_options(parser: argparse.ArgumentParser, *, in_check: bool = False
         "pip install onnxruntime), serve its models by a Python-based backend that loads the "
         "model file with that framework and checks its inputs and outputs against the config "
         "(reported as 'loaded by onnxruntime X.Y.Z standing in for Triton's onnxruntime "
-        "backend'). Default: on with the embedded server, unless --stub-missing-backends is "
-        "given (which keeps the config-only stand-ins)",
+        "backend'). Default: on with the embedded server, unless --stub-missing-backends (which "
+        "keeps the config-only stand-ins) or --no-stub-missing-backends is given",
     )
     group.add_argument(
         "--stub-python-models",

@@ -500,9 +500,14 @@ class _Run:
             result.message = self._overall_timeout_message()
             return self._finish(result)
         framework = self._framework_of(model)
-        if framework is not None and self.result.server.stub_backends and _placeholders(model):
-            # An empty placeholder is no model for a framework to load: the stand-in of
-            # --stub-missing-backends validates the config, as without the framework.
+        if (
+            framework is not None
+            and self.result.server.stub_backends
+            and not _has_model_files(model)
+        ):
+            # An empty placeholder is no model for a framework to load, and a missing file is
+            # refused by the config-only stand-in in the backend's own words: that stand-in
+            # serves such a model, as without the framework.
             if self._stub_backend(model, framework.backend) is None:
                 result.adjustments += (
                     f"backend '{framework.backend}' stubbed (not in this server)",
@@ -820,8 +825,8 @@ def framework_status(backend: str, version: str, provider: str = "CPU") -> str:
 def _choose_frameworks(info: ServerInfo, options: SmokeOptions) -> None:
     """Which frameworks stand in for the embedded server's missing backends."""
     wanted = options.framework_backends
-    if wanted is None:  # on, unless the config-only stand-ins are asked for
-        wanted = options.stub_missing_backends is not True
+    if wanted is None:  # on, unless the missing backends' handling is asked for explicitly
+        wanted = options.stub_missing_backends is None
     if not wanted:
         return
     missing: list[str] = []
@@ -847,21 +852,24 @@ def framework_words(message: str, backend: str) -> str:
     return frames.sub("", message)
 
 
-def _placeholders(model: ModelInfo) -> bool:
-    """Every version folder holds the ONNX model file, each an empty placeholder."""
+def _has_model_files(model: ModelInfo) -> bool:
+    """Every version folder (named as the server reads it) holds an ONNX model file that is
+    not an empty placeholder."""
     filename = model.default_model_filename or "model.onnx"
-    files = []
-    for folder in model.version_paths.values():
+    if not model.version_paths:
+        return False
+    for version, folder in model.version_paths.items():
+        if version < 0 or folder.name != str(version):
+            return False  # the server reads another folder (``-1`` is read as 2**64 - 1)
         path = folder / filename
         if path.is_dir():
             path = path / "model.onnx"
-        files.append(path)
-    if not files:
-        return False
-    try:
-        return all(path.is_file() and not path.read_bytes().strip() for path in files)
-    except OSError:
-        return False
+        try:
+            if not path.is_file() or not path.read_bytes().strip():
+                return False
+        except OSError:
+            return False
+    return True
 
 
 def _wanted(name: str, models: Collection[str] | None) -> bool:
