@@ -47,6 +47,9 @@ def _repository(tmp_path: Path, *names: str) -> Path:
         "good": MODEL_FILES / "repository" / "resnet_onnx",
         "typo": MODEL_FILES / "broken" / "input-name-typo" / "resnet_onnx",
         "truncated": MODEL_FILES / "broken" / "truncated-onnx" / "resnet_onnx",
+        "fp16": MODEL_FILES / "broken" / "fp16-config-for-fp32-model" / "resnet_onnx",
+        "dims": MODEL_FILES / "broken" / "batch-dim-in-dims" / "resnet_onnx",
+        "batch1": MODEL_FILES / "broken" / "batching-a-batch-1-model" / "detector_onnx",
         "placeholder": FIXTURES / "model_repository" / "classifier_onnx",
         "echo": FIXTURES / "model_repository" / "echo_python",
     }
@@ -61,7 +64,9 @@ def test_onnxruntime_loads_a_good_model_and_refuses_a_wrong_one_with_the_backend
     triton_install: TritonInstall, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     version = _onnxruntime_version()
-    repo = _repository(tmp_path, "good", "typo", "truncated", "placeholder", "echo")
+    repo = _repository(
+        tmp_path, "good", "typo", "truncated", "fp16", "dims", "batch1", "placeholder", "echo"
+    )
     report_file = tmp_path / "report.json"
     code = main(["smoke", "--cpu-only", "--format", "json", "-o", str(report_file), str(repo)])
     assert code == 1
@@ -72,13 +77,17 @@ def test_onnxruntime_loads_a_good_model_and_refuses_a_wrong_one_with_the_backend
         "(CPU execution provider)"
     )
     assert {name: (m["status"], m["status_text"]) for name, m in models.items()} == {
+        "batch1": ("refused", "refused"),
+        "dims": ("refused", "refused"),
         "echo": ("loaded", "loaded"),
+        "fp16": ("refused", "refused"),
         "good": ("framework", loaded_by_ort),
         "placeholder": ("stubbed", "config validated, backend stubbed"),
         "truncated": ("refused", "refused"),
         "typo": ("refused", "refused"),
     }
     assert report["server"]["frameworks"] == {"onnxruntime": version}
+    refused = "version 1 is at UNAVAILABLE state: Internal: "
     assert models["typo"]["message"] == (
         "load failed for model 'typo': version 1 is at UNAVAILABLE state: Internal: "
         "unexpected inference input 'image', allowed inputs are: images;"
@@ -87,6 +96,22 @@ def test_onnxruntime_loads_a_good_model_and_refuses_a_wrong_one_with_the_backend
         "load failed for model 'truncated': version 1 is at UNAVAILABLE state: Internal: "
         "onnx runtime error 7: Load model from truncated/1/model.onnx failed:Protobuf "
         "parsing failed.;"
+    )
+    # The messages of fixtures/model_files/broken/README.md, the onnxruntime backend's.
+    assert models["fp16"]["message"] == (
+        f"load failed for model 'fp16': {refused}unable to load model 'fp16', configuration "
+        "expects datatype TYPE_FP16 for input 'images', model provides TYPE_FP32;"
+    )
+    assert models["dims"]["message"] == (
+        f"load failed for model 'dims': {refused}model 'dims', tensor 'images': the model "
+        "expects 4 dimensions (shape [-1,3,8,8]) but the model configuration specifies 5 "
+        "dimensions (an initial batch dimension because max_batch_size > 0 followed by the "
+        "explicit tensor shape, making complete shape [-1,-1,3,8,8]);"
+    )
+    assert models["batch1"]["message"] == (
+        f"load failed for model 'batch1': {refused}model 'batch1', tensor 'images': for the "
+        "model to support batching the shape should have at least 1 dimension and the first "
+        "dimension must be -1; but shape expected by the model is [1,3,16,16];"
     )
     findings = {(f["code"], f["path"], f["line"]) for f in report["findings"]}
     assert ("TL030", str(repo / "typo" / "config.pbtxt"), 9) in findings
@@ -98,15 +123,15 @@ def test_onnxruntime_loads_a_good_model_and_refuses_a_wrong_one_with_the_backend
 
     summary = " ".join(capsys.readouterr().err.split())
     assert (
-        "3 of 5 models loaded in" in summary
+        "3 of 8 models loaded in" in summary
         and ": 1 config validated by tritonserver 2.51.0 with a stubbed backend, 1 model "
         f"loaded by onnxruntime {version} standing in for the backend, 1 model really loaded. "
-        "Not loaded: 2 refused."
+        "Not loaded: 5 refused."
         in summary
     ), summary
     assert (
-        f"Framework backends: onnxruntime {version} for onnxruntime (good, truncated, typo)"
-        in summary
+        f"Framework backends: onnxruntime {version} for onnxruntime (batch1, dims, fp16, good, "
+        "truncated, typo)" in summary
     )
 
 
