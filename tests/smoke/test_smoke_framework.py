@@ -87,6 +87,10 @@ def test_onnxruntime_loads_a_good_model_and_refuses_a_wrong_one_with_the_backend
         "typo": ("refused", "refused"),
     }
     assert report["server"]["frameworks"] == {"onnxruntime": version}
+    assert report["flags_needed"] == {
+        "--framework-backends": ["good"],
+        "--stub-missing-backends": ["placeholder"],
+    }
     refused = "version 1 is at UNAVAILABLE state: Internal: "
     assert models["typo"]["message"] == (
         "load failed for model 'typo': version 1 is at UNAVAILABLE state: Internal: "

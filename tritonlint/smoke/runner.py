@@ -69,7 +69,6 @@ FLAG_GPUS = "--gpus"
 FLAG_STUB_PYTHON = "--stub-python-models"
 FLAG_CPU_ONLY = "--cpu-only"
 FLAG_FRAMEWORK_BACKENDS = "--framework-backends"
-FLAG_NO_FRAMEWORK_BACKENDS = "--no-framework-backends"
 
 _MISSING_BACKEND = re.compile(r"unable to find backend library for backend '([^']*)'")
 _NO_GPU = re.compile(
@@ -139,7 +138,7 @@ class SmokeOptions:
     stub_python_models: bool = False
     #: Backends the server lacks are served by their framework where it is importable (ONNX
     #: Runtime for onnxruntime, see :mod:`tritonlint.server.framework_backends`); None: with
-    #: the embedded server, unless ``--stub-missing-backends`` is given.
+    #: the embedded server, unless ``stub_missing_backends`` is given (True or False).
     framework_backends: bool | None = None
     #: True: KIND_GPU as written, the server gets the GPUs (``--gpus``); False:
     #: ``--cpu-only``, KIND_GPU rewritten to KIND_CPU in the copy; None: whether this machine
@@ -500,23 +499,22 @@ class _Run:
             result.message = self._overall_timeout_message()
             return self._finish(result)
         framework = self._framework_of(model)
+        # An empty placeholder is no model for a framework to load, and a missing file is
+        # refused by the config-only stand-in in the backend's own words: that stand-in serves
+        # such a model, as without the framework.
         if (
             framework is not None
             and self.result.server.stub_backends
             and not _has_model_files(model)
+            and self._stub_backend(model, framework.backend) is None
         ):
-            # An empty placeholder is no model for a framework to load, and a missing file is
-            # refused by the config-only stand-in in the backend's own words: that stand-in
-            # serves such a model, as without the framework.
-            if self._stub_backend(model, framework.backend) is None:
-                result.adjustments += (
-                    f"backend '{framework.backend}' stubbed (not in this server)",
-                )
-                result.flags += (FLAG_STUB_BACKENDS,)
+            result.adjustments += (f"backend '{framework.backend}' stubbed (not in this server)",)
+            result.flags += (FLAG_STUB_BACKENDS,)
             framework = None
         if framework is not None:
             result.framework = (framework.backend, self.result.server.frameworks[framework.backend])
             result.execution_provider = self._execution_provider(model)
+            result.flags += (FLAG_FRAMEWORK_BACKENDS,)
         outcome, attempts = self._load(name, timeout)
         result.attempts, result.seconds = attempts, outcome.seconds
         backend = _missing_backend(outcome)
