@@ -183,7 +183,7 @@ def build_backend_dir(
     if stub_python:
         names.add("python")
     elif not (target / "python").exists():
-        _copy_python_backend(install, target / "python")
+        copy_python_backend(install, target / "python")
     for name in sorted(names):
         folder = target / name
         if folder.exists():
@@ -198,7 +198,7 @@ def build_backend_dir(
     return target
 
 
-def _copy_python_backend(install: TritonInstall, folder: Path) -> None:
+def copy_python_backend(install: TritonInstall, folder: Path) -> None:
     """The real python backend with the stub for the running Python.
 
     Copied, not linked: the server refuses a backend library whose real path lies outside the

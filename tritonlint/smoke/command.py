@@ -57,6 +57,7 @@ def smoke_options(args: argparse.Namespace, **more: object) -> SmokeOptions:
         docker=args.docker,
         stub_missing_backends=args.stub_missing_backends,
         stub_python_models=bool(args.stub_python_models),
+        framework_backends=args.framework_backends,
         gpus=args.gpus,
         timeout=args.smoke_timeout or DEFAULT_TIMEOUT,
         total_timeout=args.total_timeout,

@@ -25,6 +25,7 @@ _CHECK_ONLY_WITH_SMOKE = {
     "docker": "--docker",
     "stub_missing_backends": "--stub-missing-backends",
     "stub_python_models": "--stub-python-models",
+    "framework_backends": "--framework-backends",
     "smoke_timeout": "--timeout",
     "total_timeout": "--total-timeout",
 }
@@ -70,6 +71,17 @@ def add_smoke_options(parser: argparse.ArgumentParser, *, in_check: bool = False
         "the embedded server, which has only the python backend; off with --server, --docker "
         "or a tritonserver on PATH. --no-stub-missing-backends reports such models as "
         "'backend missing' (TL031)",
+    )
+    group.add_argument(
+        "--framework-backends",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="where the server lacks a backend whose framework is importable here (onnxruntime: "
+        "pip install onnxruntime), serve its models by a Python-based backend that loads the "
+        "model file with that framework and checks its inputs and outputs against the config "
+        "(reported as 'loaded by onnxruntime X.Y.Z standing in for Triton's onnxruntime "
+        "backend'). Default: on with the embedded server, unless --stub-missing-backends (which "
+        "keeps the config-only stand-ins) or --no-stub-missing-backends is given",
     )
     group.add_argument(
         "--stub-python-models",

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from tritonlint.paths import display_path
 from tritonlint.report.json_report import to_json_object
+from tritonlint.server.framework_backends import FRAMEWORKS
 from tritonlint.smoke.runner import (
     FLAG_CPU_ONLY,
     FLAG_GPUS,
@@ -33,6 +34,7 @@ from tritonlint.smoke.servers import ServerKind
 _STYLES = {
     ModelStatus.LOADED: "bold green",
     ModelStatus.STUBBED: "green",
+    ModelStatus.FRAMEWORK: "bold green",
     ModelStatus.REFUSED: "bold red",
     ModelStatus.BACKEND_MISSING: "yellow",
     ModelStatus.NEEDS_GPU: "yellow",
@@ -69,6 +71,8 @@ def _model_detail(model: ModelResult) -> str:
     """Why a model did not load: the finding's code, the rule, the server's words."""
     status = model.status
     code = model.diagnostic.code if model.diagnostic is not None else ""
+    if status is ModelStatus.FRAMEWORK:
+        return ""  # the status says it all
     if status is ModelStatus.BACKEND_MISSING:
         backend = backend_in(model.message) or "?"
         return f"{code}: no '{backend}' backend in this server ({FLAG_STUB_BACKENDS} stands in)"
@@ -101,7 +105,7 @@ def smoke_table(results: Sequence[SmokeResult]) -> Table:
             details = [line for line in details if line]
             row: list[str | Text] = [
                 model.name,
-                Text(model.status.text, style=_STYLES[model.status]),
+                Text(model.status_text, style=_STYLES[model.status]),
                 "\n".join(details),
                 f"{model.seconds:.2f} s" if model.attempts else "",
             ]
@@ -164,19 +168,29 @@ def _outcome_line(result: SmokeResult) -> Text:
     if total == 0:
         return Text("No model to load.", style="bold")
     stubbed, real = counts[ModelStatus.STUBBED], counts[ModelStatus.LOADED]
+    framework = counts[ModelStatus.FRAMEWORK]
     if result.ok:
         head = f"All {plural(total, 'model')} loaded" if total > 1 else "The model loaded"
     else:
-        head = f"{stubbed + real} of {plural(total, 'model')} loaded"
+        head = f"{stubbed + framework + real} of {plural(total, 'model')} loaded"
     text = Text.assemble((head, "bold green" if result.ok else "bold red"))
     text.append(f" in {result.seconds:.1f} s")
+    kinds = []
     if stubbed:
         backends = "a stubbed backend" if stubbed == 1 else "stubbed backends"
-        text.append(
-            f": {plural(stubbed, 'config')} validated by {result.server.label} with {backends}"
+        kinds.append(
+            f"{plural(stubbed, 'config')} validated by {result.server.label} with {backends}"
         )
-        if real:
-            text.append(f", {plural(real, 'model')} really loaded")
+    if framework:
+        names = ", ".join(
+            f"{FRAMEWORKS[backend].module} {version}"
+            for backend, version in result.server.frameworks.items()
+        )
+        kinds.append(f"{plural(framework, 'model')} loaded by {names} standing in for the backend")
+    if real and kinds:
+        kinds.append(f"{plural(real, 'model')} really loaded")
+    if kinds:
+        text.append(": " + ", ".join(kinds))
     text.append(".")
     failed = [
         f"{counts[status]} {words[0] if counts[status] == 1 else words[1]}"
@@ -224,6 +238,7 @@ def _adjustment_lines(result: SmokeResult) -> list[Text]:
                 f"the model files{strict}.",
             )
         )
+    lines += _framework_lines(result, backends)
     if python:
         lines.append(
             Text.assemble(
@@ -240,6 +255,43 @@ def _adjustment_lines(result: SmokeResult) -> list[Text]:
             else f"KIND_GPU was validated as KIND_CPU ({FLAG_CPU_ONLY})"
         )
         lines.append(Text.assemble(("On CPU: ", "bold"), f"{', '.join(on_cpu)} — {why}."))
+    return lines
+
+
+def _framework_lines(result: SmokeResult, stubbed: dict[str, list[str]]) -> list[Text]:
+    """Which frameworks stood in for which backends, and which framework, once installed,
+    would load the models whose backends were stubbed."""
+    server = result.server
+    served: dict[str, list[str]] = {}
+    for model in result.models:
+        if model.framework is not None and model.status is not ModelStatus.SKIPPED:
+            served.setdefault(model.framework[0], []).append(model.name)
+    lines = []
+    if served:
+        listed = ", ".join(
+            f"{FRAMEWORKS[backend].module} {server.frameworks[backend]} for {backend} "
+            f"({', '.join(models)})"
+            for backend, models in served.items()
+        )
+        lines.append(
+            Text.assemble(
+                ("Framework backends: ", "bold"),
+                f"{listed} — loaded the model files and checked their inputs and outputs "
+                f"against the configs, as the backend does at load; {FLAG_STUB_BACKENDS} "
+                "validates the configs only.",
+            )
+        )
+    for backend in server.frameworks_missing:
+        if backend in stubbed:
+            framework = FRAMEWORKS[backend]
+            lines.append(
+                Text.assemble(
+                    ("Framework missing: ", "bold"),
+                    f"{framework.module} is not installed here, so {backend} "
+                    f"({', '.join(stubbed[backend])}) was stubbed; `{framework.install_hint}` "
+                    "loads these models with it.",
+                )
+            )
     return lines
 
 
@@ -266,6 +318,7 @@ def smoke_object(result: SmokeResult) -> dict[str, Any]:
             "description": result.server.description,
             "version": result.server.version or None,
             "gpus": result.server.gpus,
+            "frameworks": dict(result.server.frameworks),
         },
         "share": _share_object(result),
         "ok": result.ok,
@@ -274,6 +327,7 @@ def smoke_object(result: SmokeResult) -> dict[str, Any]:
             {
                 "name": model.name,
                 "status": model.status.value,
+                "status_text": model.status_text,
                 "loaded": model.status.loaded,
                 "message": model.message,
                 "rule": model.rule.code if model.rule else None,

@@ -30,6 +30,13 @@ from tritonlint.diagnostics import Diagnostic
 from tritonlint.rules.base import Rule
 from tritonlint.rules.registry import by_code
 from tritonlint.server import devices
+from tritonlint.server.framework_backends import (
+    FRAMEWORKS,
+    Framework,
+    build_framework_backend_dir,
+    framework_for,
+    framework_version,
+)
 from tritonlint.server.prepare import (
     CONFIG_NAME,
     ModelInfo,
@@ -62,6 +69,7 @@ FLAG_NO_STUB_BACKENDS = "--no-stub-missing-backends"
 FLAG_GPUS = "--gpus"
 FLAG_STUB_PYTHON = "--stub-python-models"
 FLAG_CPU_ONLY = "--cpu-only"
+FLAG_FRAMEWORK_BACKENDS = "--framework-backends"
 
 _MISSING_BACKEND = re.compile(r"unable to find backend library for backend '([^']*)'")
 _NO_GPU = re.compile(
@@ -80,6 +88,8 @@ class SmokeError(RuntimeError):
 class ModelStatus(str, enum.Enum):
     LOADED = "loaded"
     STUBBED = "stubbed"  # loaded, with a stand-in for its backend: the config is validated
+    #: loaded by the real framework (ONNX Runtime) standing in for the backend the server lacks
+    FRAMEWORK = "framework"
     REFUSED = "refused"
     BACKEND_MISSING = "backend-missing"
     NEEDS_GPU = "needs-gpu"
@@ -89,7 +99,7 @@ class ModelStatus(str, enum.Enum):
 
     @property
     def loaded(self) -> bool:
-        return self in (ModelStatus.LOADED, ModelStatus.STUBBED)
+        return self in (ModelStatus.LOADED, ModelStatus.STUBBED, ModelStatus.FRAMEWORK)
 
     @property
     def text(self) -> str:
@@ -99,6 +109,7 @@ class ModelStatus(str, enum.Enum):
 _STATUS_TEXT = {
     ModelStatus.LOADED: "loaded",
     ModelStatus.STUBBED: "config validated, backend stubbed",
+    ModelStatus.FRAMEWORK: "loaded by a framework standing in for the backend",
     ModelStatus.REFUSED: "refused",
     ModelStatus.BACKEND_MISSING: "backend missing",
     ModelStatus.NEEDS_GPU: "needs a GPU",
@@ -126,6 +137,10 @@ class SmokeOptions:
     #: has just the python backend), not with a server chosen for its backends.
     stub_missing_backends: bool | None = None
     stub_python_models: bool = False
+    #: Backends the server lacks are served by their framework where it is importable (ONNX
+    #: Runtime for onnxruntime, see :mod:`tritonlint.server.framework_backends`); None: with
+    #: the embedded server, unless ``stub_missing_backends`` is given (True or False).
+    framework_backends: bool | None = None
     #: True: KIND_GPU as written, the server gets the GPUs (``--gpus``); False:
     #: ``--cpu-only``, KIND_GPU rewritten to KIND_CPU in the copy; None: whether this machine
     #: has a GPU decides between the two.
@@ -172,6 +187,17 @@ class ModelResult:
     #: What the static checks read of the model file, where a stand-in served the model (it
     #: loads no model file); see :mod:`tritonlint.smoke.model_files`.
     model_file: str | None = None
+    #: The framework that loaded the model in place of its backend, with its version.
+    framework: tuple[str, str] | None = None
+    #: The execution provider the framework ran the model with (``CPU``, ``CUDA``).
+    execution_provider: str = "CPU"
+
+    @property
+    def status_text(self) -> str:
+        """The status as the table and the JSON report say it, for this model."""
+        if self.status is ModelStatus.FRAMEWORK and self.framework is not None:
+            return framework_status(*self.framework, self.execution_provider)
+        return self.status.text
 
     @property
     def config(self) -> Path:
@@ -197,6 +223,10 @@ class ServerInfo:
     stub_backends_by_default: bool = False
     #: KIND_GPU was validated as KIND_CPU because no GPU was found (no ``--cpu-only``).
     cpu_by_default: bool = False
+    #: Backend -> the version of the framework that stands in for it in this run.
+    frameworks: dict[str, str] = field(default_factory=dict)
+    #: Backends whose framework would stand in but is not importable here.
+    frameworks_missing: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -286,6 +316,8 @@ def run_smoke(
         stub_backends_by_default=stub is None and choice.kind is ServerKind.EMBEDDED,
         cpu_by_default=options.gpus is None and not gpus,
     )
+    if choice.kind is ServerKind.EMBEDDED:
+        _choose_frameworks(info, options)
     started = time.monotonic()
     with work_folder() as work:
         run = _Run(source, work, choice, info, options, reporter)
@@ -403,9 +435,18 @@ class _Run:
                 install = embedded_install(self.reporter.busy)
             except ProvisionError as error:
                 raise SmokeError(f"the embedded Triton server is not available: {error}") from None
+            backend_dir = None
+            if self.result.server.frameworks:
+                # Python-based backends are found only in the backend directory: one for this
+                # run, with the real python backend and the framework-backed stand-ins.
+                frameworks = [FRAMEWORKS[name] for name in self.result.server.frameworks]
+                backend_dir = build_framework_backend_dir(
+                    install, self.work / "backends", frameworks
+                )
             return TritonServer(
                 install,
                 staged.path,
+                backend_dir,
                 log_path=log,
                 startup_timeout=timeout,
                 cleanup_paths=cleanup,
@@ -482,6 +523,23 @@ class _Run:
             result.status = ModelStatus.TIMEOUT
             result.message = self._overall_timeout_message()
             return self._finish(result)
+        framework = self._framework_of(model)
+        # An empty placeholder is no model for a framework to load, and a missing file is
+        # refused by the config-only stand-in in the backend's own words: that stand-in serves
+        # such a model, as without the framework.
+        if (
+            framework is not None
+            and self.result.server.stub_backends
+            and not _has_model_files(model)
+            and self._stub_backend(model, framework.backend) is None
+        ):
+            result.adjustments += (f"backend '{framework.backend}' stubbed (not in this server)",)
+            result.flags += (FLAG_STUB_BACKENDS,)
+            framework = None
+        if framework is not None:
+            result.framework = (framework.backend, self.result.server.frameworks[framework.backend])
+            result.execution_provider = self._execution_provider(model)
+            result.flags += (FLAG_FRAMEWORK_BACKENDS,)
         outcome, attempts = self._load(name, timeout)
         result.attempts, result.seconds = attempts, outcome.seconds
         backend = _missing_backend(outcome)
@@ -505,10 +563,21 @@ class _Run:
     def _classify(self, result: ModelResult, outcome: LoadOutcome, model: ModelInfo) -> None:
         assert self.staged is not None
         message = self.staged.to_source_paths(explain(outcome))
+        if outcome.loaded and result.framework is not None:
+            result.status = ModelStatus.FRAMEWORK
+            result.message = result.status_text
+            return
         if outcome.loaded:
             result.status = ModelStatus.STUBBED if result.stubbed else ModelStatus.LOADED
             result.message = "" if not result.stubbed else result.message
             return
+        if result.framework is not None:
+            served, version = result.framework
+            message = framework_words(message, served)
+            module = FRAMEWORKS[served].module
+            result.adjustments += (
+                f"backend '{served}' served by {module} {version} (not in this server)",
+            )
         if outcome.status is LoadStatus.TIMEOUT:
             result.status = ModelStatus.TIMEOUT
             overall = self.deadline is not None and time.monotonic() >= self.deadline - 0.05
@@ -599,6 +668,37 @@ class _Run:
             return f"no stand-in backend could be built: {error}"
         shutil.copyfile(library, model.path / f"libtriton_{backend}.so")
         return None
+
+    def _framework_of(self, model: ModelInfo) -> Framework | None:
+        """The framework that stands in for the model's backend in this run, if any."""
+        framework = framework_for(model.backend, model.platform)
+        if framework is None and model.backend is None and model.platform is None:
+            # Triton's autofill picks onnxruntime for a model.onnx in a version folder.
+            filename = model.default_model_filename or "model.onnx"
+            folders = model.version_paths.values()
+            if filename.endswith(".onnx") and any((f / filename).exists() for f in folders):
+                framework = FRAMEWORKS["onnxruntime"]
+        if framework is None or framework.backend not in self.result.server.frameworks:
+            return None
+        return framework
+
+    def _execution_provider(self, model: ModelInfo) -> str:
+        """CUDA for a KIND_GPU model given a GPU where ONNX Runtime has CUDA, else CPU."""
+        if not self.result.server.gpus:
+            return "CPU"
+        try:
+            text = (model.path / CONFIG_NAME).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return "CPU"
+        if "KIND_GPU" not in text:
+            return "CPU"
+        try:
+            import onnxruntime  # type: ignore[import-untyped,unused-ignore]
+
+            available = list(onnxruntime.get_available_providers())
+        except Exception:
+            return "CPU"
+        return "CUDA" if "CUDAExecutionProvider" in available else "CPU"
 
     def _stub_python(self, model: ModelInfo) -> bool:
         """Serve a python model by the stand-in backend (its model.py is never run); only when
@@ -733,6 +833,66 @@ def _attribution_text(attributed: Attributed | None) -> str:
     if attributed.predicted is not None:
         text += f"; the words are those of {attributed.predicted.code} {attributed.predicted.name}"
     return text
+
+
+def framework_status(backend: str, version: str, provider: str = "CPU") -> str:
+    """``loaded by onnxruntime 1.20.1 standing in for Triton's onnxruntime backend (CPU
+    execution provider)``."""
+    module = FRAMEWORKS[backend].module
+    return (
+        f"loaded by {module} {version} standing in for Triton's {backend} backend "
+        f"({provider} execution provider)"
+    )
+
+
+def _choose_frameworks(info: ServerInfo, options: SmokeOptions) -> None:
+    """Which frameworks stand in for the embedded server's missing backends."""
+    wanted = options.framework_backends
+    if wanted is None:  # on, unless the missing backends' handling is asked for explicitly
+        wanted = options.stub_missing_backends is None
+    if not wanted:
+        return
+    missing: list[str] = []
+    for backend, framework in FRAMEWORKS.items():
+        version = framework_version(framework)
+        if version is None:
+            missing.append(backend)
+        else:
+            info.frameworks[backend] = version
+    info.frameworks_missing = tuple(missing)
+
+
+_EXCEPTION_NAME = re.compile(r"\bTritonModelException: ")
+
+
+def framework_words(message: str, backend: str) -> str:
+    """A framework-backed stand-in's refusal in the backend's words: without the python
+    backend's exception name and the traceback of the stand-in's own model.py."""
+    message = _EXCEPTION_NAME.sub("", message)
+    frames = re.compile(
+        r"\s*At:\s*(?:\S*/" + re.escape(backend) + r"/model\.py\(\d+\): \w+\s*)+(?=;|$)"
+    )
+    return frames.sub("", message)
+
+
+def _has_model_files(model: ModelInfo) -> bool:
+    """Every version folder (named as the server reads it) holds an ONNX model file that is
+    not an empty placeholder."""
+    filename = model.default_model_filename or "model.onnx"
+    if not model.version_paths:
+        return False
+    for version, folder in model.version_paths.items():
+        if version < 0 or folder.name != str(version):
+            return False  # the server reads another folder (``-1`` is read as 2**64 - 1)
+        path = folder / filename
+        if path.is_dir():
+            path = path / "model.onnx"
+        try:
+            if not path.is_file() or not path.read_bytes().strip():
+                return False
+        except OSError:
+            return False
+    return True
 
 
 def _wanted(name: str, models: Collection[str] | None) -> bool:

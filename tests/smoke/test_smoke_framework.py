@@ -1,0 +1,216 @@
+"""Framework-backed stand-ins: the embedded Triton 2.51 lacks the onnxruntime backend, and ONNX
+Runtime (the ``onnxruntime`` package of the python backend's interpreter) loads the models of
+that backend instead, through a Python-based backend shipped with tritonlint.
+
+The models are the real tiny ONNX fixtures of fixtures/model_files (a good one, one whose
+config names an input the model lacks, one whose model.onnx is cut short) and an empty
+placeholder model.onnx of fixtures/model_repository.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tritonlint.cli import main
+from tritonlint.server import TritonInstall
+from tritonlint.smoke import runner
+from tritonlint.smoke.runner import framework_words
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+MODEL_FILES = FIXTURES / "model_files"
+
+
+def _onnxruntime_version() -> str:
+    pytest.importorskip(
+        "onnxruntime", reason="onnxruntime is not importable: no framework to load ONNX models"
+    )
+    return importlib.metadata.version("onnxruntime")
+
+
+def _model(source: Path, repo: Path, name: str) -> None:
+    """Copy the model folder ``source`` into ``repo`` as ``name`` (its config renamed)."""
+    target = shutil.copytree(source, repo / name)
+    config = target / "config.pbtxt"
+    old = source.name
+    config.write_text(config.read_text().replace(f'name: "{old}"', f'name: "{name}"'))
+
+
+def _repository(tmp_path: Path, *names: str) -> Path:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    sources = {
+        "good": MODEL_FILES / "repository" / "resnet_onnx",
+        "typo": MODEL_FILES / "broken" / "input-name-typo" / "resnet_onnx",
+        "truncated": MODEL_FILES / "broken" / "truncated-onnx" / "resnet_onnx",
+        "fp16": MODEL_FILES / "broken" / "fp16-config-for-fp32-model" / "resnet_onnx",
+        "dims": MODEL_FILES / "broken" / "batch-dim-in-dims" / "resnet_onnx",
+        "batch1": MODEL_FILES / "broken" / "batching-a-batch-1-model" / "detector_onnx",
+        "placeholder": FIXTURES / "model_repository" / "classifier_onnx",
+        "echo": FIXTURES / "model_repository" / "echo_python",
+    }
+    for name in names:
+        _model(sources[name], repo, name)
+    return repo
+
+
+@pytest.mark.server
+@pytest.mark.usefixtures("no_tritonserver_on_path")
+def test_onnxruntime_loads_a_good_model_and_refuses_a_wrong_one_with_the_backends_words(
+    triton_install: TritonInstall, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    version = _onnxruntime_version()
+    repo = _repository(
+        tmp_path, "good", "typo", "truncated", "fp16", "dims", "batch1", "placeholder", "echo"
+    )
+    report_file = tmp_path / "report.json"
+    code = main(["smoke", "--cpu-only", "--format", "json", "-o", str(report_file), str(repo)])
+    assert code == 1
+    report = json.loads(report_file.read_text())
+    models = {m["name"]: m for m in report["models"]}
+    loaded_by_ort = (
+        f"loaded by onnxruntime {version} standing in for Triton's onnxruntime backend "
+        "(CPU execution provider)"
+    )
+    assert {name: (m["status"], m["status_text"]) for name, m in models.items()} == {
+        "batch1": ("refused", "refused"),
+        "dims": ("refused", "refused"),
+        "echo": ("loaded", "loaded"),
+        "fp16": ("refused", "refused"),
+        "good": ("framework", loaded_by_ort),
+        "placeholder": ("stubbed", "config validated, backend stubbed"),
+        "truncated": ("refused", "refused"),
+        "typo": ("refused", "refused"),
+    }
+    assert report["server"]["frameworks"] == {"onnxruntime": version}
+    assert report["flags_needed"] == {
+        "--framework-backends": ["good"],
+        "--stub-missing-backends": ["placeholder"],
+    }
+    refused = "version 1 is at UNAVAILABLE state: Internal: "
+    assert models["typo"]["message"] == (
+        "load failed for model 'typo': version 1 is at UNAVAILABLE state: Internal: "
+        "unexpected inference input 'image', allowed inputs are: images;"
+    )
+    assert models["truncated"]["message"] == (
+        "load failed for model 'truncated': version 1 is at UNAVAILABLE state: Internal: "
+        "onnx runtime error 7: Load model from truncated/1/model.onnx failed:Protobuf "
+        "parsing failed.;"
+    )
+    # The messages of fixtures/model_files/broken/README.md, the onnxruntime backend's.
+    assert models["fp16"]["message"] == (
+        f"load failed for model 'fp16': {refused}unable to load model 'fp16', configuration "
+        "expects datatype TYPE_FP16 for input 'images', model provides TYPE_FP32;"
+    )
+    assert models["dims"]["message"] == (
+        f"load failed for model 'dims': {refused}model 'dims', tensor 'images': the model "
+        "expects 4 dimensions (shape [-1,3,8,8]) but the model configuration specifies 5 "
+        "dimensions (an initial batch dimension because max_batch_size > 0 followed by the "
+        "explicit tensor shape, making complete shape [-1,-1,3,8,8]);"
+    )
+    assert models["batch1"]["message"] == (
+        f"load failed for model 'batch1': {refused}model 'batch1', tensor 'images': for the "
+        "model to support batching the shape should have at least 1 dimension and the first "
+        "dimension must be -1; but shape expected by the model is [1,3,16,16];"
+    )
+    findings = {(f["code"], f["path"], f["line"]) for f in report["findings"]}
+    assert ("TL030", str(repo / "typo" / "config.pbtxt"), 9) in findings
+    typo = next(f for f in report["findings"] if f["path"].endswith("typo/config.pbtxt"))
+    assert "[predicted by TL902 tensor-not-in-model]" in typo["message"]
+    truncated = next(f for f in report["findings"] if "truncated" in f["path"])
+    assert truncated["path"] == str(repo / "truncated" / "1" / "model.onnx")
+    assert "Protobuf parsing failed." in truncated["message"]
+
+    summary = " ".join(capsys.readouterr().err.split())
+    assert (
+        "3 of 8 models loaded in" in summary
+        and ": 1 config validated by tritonserver 2.51.0 with a stubbed backend, 1 model "
+        f"loaded by onnxruntime {version} standing in for the backend, 1 model really loaded. "
+        "Not loaded: 5 refused."
+        in summary
+    ), summary
+    assert (
+        f"Framework backends: onnxruntime {version} for onnxruntime (batch1, dims, fp16, good, "
+        "truncated, typo)" in summary
+    )
+
+
+@pytest.mark.server
+@pytest.mark.usefixtures("no_tritonserver_on_path")
+@pytest.mark.parametrize(
+    ("option", "status"),
+    [
+        ("--stub-missing-backends", "config validated, backend stubbed"),
+        ("--no-framework-backends", "config validated, backend stubbed"),
+        ("--no-stub-missing-backends", "backend missing"),
+    ],
+)
+def test_the_stand_ins_of_today_serve_the_model_when_asked_for(
+    triton_install: TritonInstall,
+    option: str,
+    status: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = _repository(tmp_path, "good", "typo")
+    assert main(["smoke", option, "--cpu-only", "--format", "json", str(repo)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert {m["name"]: m["status_text"] for m in report["models"]} == {
+        "good": status,
+        "typo": status,
+    }
+    assert report["server"]["frameworks"] == {}
+
+
+@pytest.mark.server
+@pytest.mark.usefixtures("no_tritonserver_on_path")
+def test_without_onnxruntime_the_model_is_stubbed_and_the_summary_names_the_package(
+    triton_install: TritonInstall,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(runner, "framework_version", lambda framework: None)
+    repo = _repository(tmp_path, "good")
+    monkeypatch.setenv("COLUMNS", "400")
+    assert main(["smoke", "--cpu-only", str(repo)]) == 0
+    out = capsys.readouterr().out
+    assert "│ good  │ config validated, backend stubbed │" in out
+    assert (
+        "Framework missing: onnxruntime is not installed here, so onnxruntime (good) was "
+        "stubbed; `pip install onnxruntime` loads these models with it."
+    ) in out
+
+
+def test_the_stand_ins_traceback_and_exception_name_are_not_the_backends_words() -> None:
+    seen = (
+        "load failed for model 'typo': version 1 is at UNAVAILABLE state: Internal: "
+        "TritonModelException: unexpected inference input 'image', allowed inputs are: "
+        "images\n\nAt:\n  /tmp/tritonlint-smoke-x/backends/onnxruntime/model.py(69): "
+        "initialize\n;"
+    )
+    assert framework_words(seen, "onnxruntime") == (
+        "load failed for model 'typo': version 1 is at UNAVAILABLE state: Internal: "
+        "unexpected inference input 'image', allowed inputs are: images;"
+    )
+
+
+def test_the_framework_options_apply_only_with_smoke(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["check", "--no-framework-backends", str(tmp_path)]) == 2
+    assert "--no-framework-backends only apply with --smoke" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("shell", ["bash", "fish"])
+def test_the_shells_complete_the_framework_options(
+    shell: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["completion", shell]) == 0
+    script = capsys.readouterr().out
+    assert "framework-backends" in script
+    assert "no-framework-backends" in script
