@@ -182,9 +182,15 @@ def _outcome_line(result: SmokeResult) -> Text:
             f"{plural(stubbed, 'config')} validated by {result.server.label} with {backends}"
         )
     if framework:
+        loaded_by = {
+            model.framework
+            for model in result.models
+            if model.status is ModelStatus.FRAMEWORK and model.framework is not None
+        }
         names = ", ".join(
             f"{FRAMEWORKS[backend].module} {version}"
             for backend, version in result.server.frameworks.items()
+            if (backend, version) in loaded_by
         )
         kinds.append(f"{plural(framework, 'model')} loaded by {names} standing in for the backend")
     if real and kinds:

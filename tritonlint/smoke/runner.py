@@ -88,7 +88,8 @@ class SmokeError(RuntimeError):
 class ModelStatus(str, enum.Enum):
     LOADED = "loaded"
     STUBBED = "stubbed"  # loaded, with a stand-in for its backend: the config is validated
-    #: loaded by the real framework (ONNX Runtime) standing in for the backend the server lacks
+    #: loaded by the real framework (ONNX Runtime, OpenVINO) standing in for the backend the
+    #: server lacks
     FRAMEWORK = "framework"
     REFUSED = "refused"
     BACKEND_MISSING = "backend-missing"
@@ -138,8 +139,9 @@ class SmokeOptions:
     stub_missing_backends: bool | None = None
     stub_python_models: bool = False
     #: Backends the server lacks are served by their framework where it is importable (ONNX
-    #: Runtime for onnxruntime, see :mod:`tritonlint.server.framework_backends`); None: with
-    #: the embedded server, unless ``stub_missing_backends`` is given (True or False).
+    #: Runtime for onnxruntime, OpenVINO for openvino, see
+    #: :mod:`tritonlint.server.framework_backends`); None: with the embedded server, unless
+    #: ``stub_missing_backends`` is given (True or False).
     framework_backends: bool | None = None
     #: True: KIND_GPU as written, the server gets the GPUs (``--gpus``); False:
     #: ``--cpu-only``, KIND_GPU rewritten to KIND_CPU in the copy; None: whether this machine
@@ -530,7 +532,7 @@ class _Run:
         if (
             framework is not None
             and self.result.server.stub_backends
-            and not _has_model_files(model)
+            and not _has_model_files(model, framework)
             and self._stub_backend(model, framework.backend) is None
         ):
             result.adjustments += (f"backend '{framework.backend}' stubbed (not in this server)",)
@@ -538,7 +540,7 @@ class _Run:
             framework = None
         if framework is not None:
             result.framework = (framework.backend, self.result.server.frameworks[framework.backend])
-            result.execution_provider = self._execution_provider(model)
+            result.execution_provider = self._execution_provider(model, framework)
             result.flags += (FLAG_FRAMEWORK_BACKENDS,)
         outcome, attempts = self._load(name, timeout)
         result.attempts, result.seconds = attempts, outcome.seconds
@@ -674,17 +676,18 @@ class _Run:
         framework = framework_for(model.backend, model.platform)
         if framework is None and model.backend is None and model.platform is None:
             # Triton's autofill picks onnxruntime for a model.onnx in a version folder.
-            filename = model.default_model_filename or "model.onnx"
+            onnxruntime = FRAMEWORKS["onnxruntime"]
+            filename = model.default_model_filename or onnxruntime.model_filename
             folders = model.version_paths.values()
             if filename.endswith(".onnx") and any((f / filename).exists() for f in folders):
-                framework = FRAMEWORKS["onnxruntime"]
+                framework = onnxruntime
         if framework is None or framework.backend not in self.result.server.frameworks:
             return None
         return framework
 
-    def _execution_provider(self, model: ModelInfo) -> str:
+    def _execution_provider(self, model: ModelInfo, framework: Framework) -> str:
         """CUDA for a KIND_GPU model given a GPU where ONNX Runtime has CUDA, else CPU."""
-        if not self.result.server.gpus:
+        if not framework.cuda or not self.result.server.gpus:
             return "CPU"
         try:
             text = (model.path / CONFIG_NAME).read_text(encoding="utf-8", errors="replace")
@@ -838,10 +841,11 @@ def _attribution_text(attributed: Attributed | None) -> str:
 def framework_status(backend: str, version: str, provider: str = "CPU") -> str:
     """``loaded by onnxruntime 1.20.1 standing in for Triton's onnxruntime backend (CPU
     execution provider)``."""
-    module = FRAMEWORKS[backend].module
+    framework = FRAMEWORKS[backend]
+    device = framework.device.format(provider=provider)
     return (
-        f"loaded by {module} {version} standing in for Triton's {backend} backend "
-        f"({provider} execution provider)"
+        f"loaded by {framework.module} {version} standing in for Triton's {backend} backend "
+        f"({device})"
     )
 
 
@@ -875,10 +879,10 @@ def framework_words(message: str, backend: str) -> str:
     return frames.sub("", message)
 
 
-def _has_model_files(model: ModelInfo) -> bool:
-    """Every version folder (named as the server reads it) holds an ONNX model file that is
-    not an empty placeholder."""
-    filename = model.default_model_filename or "model.onnx"
+def _has_model_files(model: ModelInfo, framework: Framework) -> bool:
+    """Every version folder (named as the server reads it) holds a model file of the framework
+    that is not an empty placeholder."""
+    filename = model.default_model_filename or framework.model_filename
     if not model.version_paths:
         return False
     for version, folder in model.version_paths.items():
@@ -886,7 +890,7 @@ def _has_model_files(model: ModelInfo) -> bool:
             return False  # the server reads another folder (``-1`` is read as 2**64 - 1)
         path = folder / filename
         if path.is_dir():
-            path = path / "model.onnx"
+            path = path / framework.model_filename
         try:
             if not path.is_file() or not path.read_bytes().strip():
                 return False

@@ -3,10 +3,11 @@ framework where the server lacks Triton's backend for it.
 
 Triton's python backend serves any backend whose folder in the backend directory holds a
 ``model.py`` (a *Python-based backend*). tritonlint ships one per framework it can stand in
-for, next to this module (``onnxruntime/model.py``); :func:`build_framework_backend_dir` lays
-out a backend directory for one run, holding a copy of the real python backend (with the stub
-for the running Python) and those backends. The backend's ``model.py`` runs in the python
-backend's stub process, whose interpreter is the one running tritonlint (see
+for, next to this module (``onnxruntime/model.py``, ``openvino/model.py``);
+:func:`build_framework_backend_dir` lays out a backend directory for one run, holding a copy
+of the real python backend (with the stub for the running Python) and those backends.
+The backend's ``model.py`` runs in the python backend's stub process, whose interpreter is
+the one running tritonlint (see
 :meth:`tritonlint.server.process.TritonServer.environment`): a framework is usable when its
 package is importable here.
 """
@@ -33,6 +34,12 @@ class Framework:
     module: str
     #: The distributions that provide the module (the first one is the one to install).
     distributions: tuple[str, ...]
+    #: The model file the backend loads where the config names none (``default_model_filename``).
+    model_filename: str
+    #: Where the framework runs a model, in the status line: ``{provider}`` is CPU or CUDA.
+    device: str = "{provider} execution provider"
+    #: Whether the framework runs a KIND_GPU model with CUDA where it can.
+    cuda: bool = False
     #: The platform names that select the backend.
     platforms: tuple[str, ...] = ()
 
@@ -46,7 +53,16 @@ FRAMEWORKS: dict[str, Framework] = {
         backend="onnxruntime",
         module="onnxruntime",
         distributions=("onnxruntime", "onnxruntime-gpu", "onnxruntime-openvino"),
+        model_filename="model.onnx",
+        cuda=True,
         platforms=("onnxruntime_onnx",),
+    ),
+    "openvino": Framework(
+        backend="openvino",
+        module="openvino",
+        distributions=("openvino",),
+        model_filename="model.xml",
+        device="CPU",
     ),
 }
 
