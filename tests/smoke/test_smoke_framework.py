@@ -1,15 +1,17 @@
-"""Framework-backed stand-ins: the embedded Triton 2.51 lacks the onnxruntime backend, and ONNX
-Runtime (the ``onnxruntime`` package of the python backend's interpreter) loads the models of
-that backend instead, through a Python-based backend shipped with tritonlint.
+"""Framework-backed stand-ins: the embedded Triton 2.51 lacks the onnxruntime and openvino
+backends, and ONNX Runtime and OpenVINO (the ``onnxruntime`` and ``openvino`` packages of the
+python backend's interpreter) load the models of those backends instead, through Python-based
+backends shipped with tritonlint.
 
-The models are the real tiny ONNX fixtures of fixtures/model_files (a good one, one whose
-config names an input the model lacks, one whose model.onnx is cut short) and an empty
-placeholder model.onnx of fixtures/model_repository.
+The models are the real tiny ONNX and OpenVINO IR fixtures of fixtures/model_files (a good one,
+one whose config names a tensor the model lacks, one whose model file is cut short...) and an
+empty placeholder model.onnx of fixtures/model_repository.
 """
 
 from __future__ import annotations
 
 import importlib.metadata
+import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -32,6 +34,22 @@ def _onnxruntime_version() -> str:
     return importlib.metadata.version("onnxruntime")
 
 
+def _openvino_version() -> str:
+    pytest.importorskip(
+        "openvino", reason="openvino is not importable: no framework to load OpenVINO IR models"
+    )
+    return importlib.metadata.version("openvino")
+
+
+def _importable_frameworks() -> dict[str, str]:
+    """The version of each framework importable here, by the backend it stands in for."""
+    return {
+        module: importlib.metadata.version(module)
+        for module in ("onnxruntime", "openvino")
+        if importlib.util.find_spec(module) is not None
+    }
+
+
 def _model(source: Path, repo: Path, name: str) -> None:
     """Copy the model folder ``source`` into ``repo`` as ``name`` (its config renamed)."""
     target = shutil.copytree(source, repo / name)
@@ -52,6 +70,9 @@ def _repository(tmp_path: Path, *names: str) -> Path:
         "batch1": MODEL_FILES / "broken" / "batching-a-batch-1-model" / "detector_onnx",
         "placeholder": FIXTURES / "model_repository" / "classifier_onnx",
         "echo": FIXTURES / "model_repository" / "echo_python",
+        "ov_good": MODEL_FILES / "repository" / "detector_openvino",
+        "ov_output": MODEL_FILES / "broken" / "output-not-in-model" / "detector_openvino",
+        "ov_rank": MODEL_FILES / "broken" / "rank-mismatch-leading-1-dropped" / "detector_openvino",
     }
     for name in names:
         _model(sources[name], repo, name)
@@ -86,7 +107,7 @@ def test_onnxruntime_loads_a_good_model_and_refuses_a_wrong_one_with_the_backend
         "truncated": ("refused", "refused"),
         "typo": ("refused", "refused"),
     }
-    assert report["server"]["frameworks"] == {"onnxruntime": version}
+    assert report["server"]["frameworks"] == _importable_frameworks()
     assert report["flags_needed"] == {
         "--framework-backends": ["good"],
         "--stub-missing-backends": ["placeholder"],
@@ -214,3 +235,105 @@ def test_the_shells_complete_the_framework_options(
     script = capsys.readouterr().out
     assert "framework-backends" in script
     assert "no-framework-backends" in script
+
+
+@pytest.mark.server
+@pytest.mark.usefixtures("no_tritonserver_on_path")
+def test_openvino_loads_a_good_ir_and_refuses_a_wrong_one_with_the_backends_words(
+    triton_install: TritonInstall, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    version = _openvino_version()
+    repo = _repository(tmp_path, "ov_good", "ov_output", "ov_rank")
+    _model(MODEL_FILES / "repository" / "detector_openvino", repo, "ov_cut")
+    xml = repo / "ov_cut" / "1" / "model.xml"
+    xml.write_bytes(xml.read_bytes()[:600])  # as an interrupted copy leaves it
+    _model(MODEL_FILES / "repository" / "detector_openvino", repo, "ov_nobin")
+    (repo / "ov_nobin" / "1" / "model.bin").unlink()
+    _model(MODEL_FILES / "repository" / "detector_openvino", repo, "ov_placeholder")
+    (repo / "ov_placeholder" / "1" / "model.xml").write_bytes(b"")
+    report_file = tmp_path / "report.json"
+    code = main(["smoke", "--cpu-only", "--format", "json", "-o", str(report_file), str(repo)])
+    assert code == 1
+    report = json.loads(report_file.read_text())
+    models = {m["name"]: m for m in report["models"]}
+    loaded_by_openvino = (
+        f"loaded by openvino {version} standing in for Triton's openvino backend (CPU)"
+    )
+    assert {name: (m["status"], m["status_text"]) for name, m in models.items()} == {
+        "ov_cut": ("refused", "refused"),
+        "ov_good": ("framework", loaded_by_openvino),
+        "ov_nobin": ("refused", "refused"),
+        "ov_output": ("refused", "refused"),
+        "ov_placeholder": ("stubbed", "config validated, backend stubbed"),
+        "ov_rank": ("refused", "refused"),
+    }
+    assert report["server"]["frameworks"]["openvino"] == version
+    assert report["flags_needed"] == {
+        "--framework-backends": ["ov_good"],
+        "--stub-missing-backends": ["ov_placeholder"],
+    }
+    refused = "version 1 is at UNAVAILABLE state: Internal: "
+    # The messages of fixtures/model_files/broken/README.md, the openvino backend's.
+    assert models["ov_output"]["message"] == (
+        f"load failed for model 'ov_output': {refused}unexpected inference output "
+        "'detections', allowed outputs are: boxes, scores;"
+    )
+    assert models["ov_rank"]["message"] == (
+        f"load failed for model 'ov_rank': {refused}model 'ov_rank', tensor 'images': the "
+        "model expects 4 dimensions (shape [1,3,16,16]) but the model configuration specifies "
+        "3 dimensions (shape [3,16,16]);"
+    )
+    # OpenVINO's own words, after the backend's "openvino error in reading model : ".
+    cut = models["ov_cut"]["message"]
+    assert cut.startswith(
+        f"load failed for model 'ov_cut': {refused}openvino error in reading model : "
+    ), cut
+    assert cut.endswith("Start-end tags mismatch at offset 599;"), cut
+    nobin = models["ov_nobin"]["message"]
+    assert nobin.startswith(
+        f"load failed for model 'ov_nobin': {refused}openvino error in reading model : "
+    ), nobin
+    assert nobin.endswith("Empty weights data in bin file or bin file cannot be found!;"), nobin
+    findings = {f["path"]: f["message"] for f in report["findings"]}
+    assert (
+        "[predicted by TL902 tensor-not-in-model]"
+        in findings[str(repo / "ov_output" / "config.pbtxt")]
+    )
+    assert "Start-end tags mismatch" in findings[str(repo / "ov_cut" / "1" / "model.xml")]
+
+    summary = " ".join(capsys.readouterr().err.split())
+    assert (
+        "2 of 6 models loaded in" in summary
+        and ": 1 config validated by tritonserver 2.51.0 with a stubbed backend, 1 model "
+        f"loaded by openvino {version} standing in for the backend. Not loaded: 4 refused."
+        in summary
+    ), summary
+    assert (
+        f"Framework backends: openvino {version} for openvino (ov_cut, ov_good, ov_nobin, "
+        "ov_output, ov_rank)" in summary
+    ), summary
+
+
+@pytest.mark.server
+@pytest.mark.usefixtures("no_tritonserver_on_path")
+def test_without_openvino_the_ir_model_is_stubbed_and_the_summary_names_the_package(
+    triton_install: TritonInstall,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    real_version = runner.framework_version
+    monkeypatch.setattr(
+        runner,
+        "framework_version",
+        lambda framework: None if framework.module == "openvino" else real_version(framework),
+    )
+    repo = _repository(tmp_path, "ov_good")
+    monkeypatch.setenv("COLUMNS", "400")
+    assert main(["smoke", "--cpu-only", str(repo)]) == 0
+    out = capsys.readouterr().out
+    assert "│ ov_good │ config validated, backend stubbed │" in out
+    assert (
+        "Framework missing: openvino is not installed here, so openvino (ov_good) was "
+        "stubbed; `pip install openvino` loads these models with it."
+    ) in out
