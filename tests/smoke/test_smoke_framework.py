@@ -250,6 +250,9 @@ def test_openvino_loads_a_good_ir_and_refuses_a_wrong_one_with_the_backends_word
     _model(MODEL_FILES / "repository" / "detector_openvino", repo, "ov_nobin")
     (repo / "ov_nobin" / "1" / "model.bin").unlink()
     _model(MODEL_FILES / "repository" / "detector_openvino", repo, "ov_placeholder")
+    _model(MODEL_FILES / "repository" / "detector_openvino", repo, "ov_input")
+    config = repo / "ov_input" / "config.pbtxt"
+    config.write_text(config.read_text().replace('name: "images"', 'name: "image"'))
     (repo / "ov_placeholder" / "1" / "model.xml").write_bytes(b"")
     report_file = tmp_path / "report.json"
     code = main(["smoke", "--cpu-only", "--format", "json", "-o", str(report_file), str(repo)])
@@ -262,6 +265,7 @@ def test_openvino_loads_a_good_ir_and_refuses_a_wrong_one_with_the_backends_word
     assert {name: (m["status"], m["status_text"]) for name, m in models.items()} == {
         "ov_cut": ("refused", "refused"),
         "ov_good": ("framework", loaded_by_openvino),
+        "ov_input": ("refused", "refused"),
         "ov_nobin": ("refused", "refused"),
         "ov_output": ("refused", "refused"),
         "ov_placeholder": ("stubbed", "config validated, backend stubbed"),
@@ -274,6 +278,10 @@ def test_openvino_loads_a_good_ir_and_refuses_a_wrong_one_with_the_backends_word
     }
     refused = "version 1 is at UNAVAILABLE state: Internal: "
     # The messages of fixtures/model_files/broken/README.md, the openvino backend's.
+    assert models["ov_input"]["message"] == (
+        f"load failed for model 'ov_input': {refused}unexpected inference input 'image', "
+        "allowed inputs are: images;"
+    )
     assert models["ov_output"]["message"] == (
         f"load failed for model 'ov_output': {refused}unexpected inference output "
         "'detections', allowed outputs are: boxes, scores;"
@@ -303,14 +311,14 @@ def test_openvino_loads_a_good_ir_and_refuses_a_wrong_one_with_the_backends_word
 
     summary = " ".join(capsys.readouterr().err.split())
     assert (
-        "2 of 6 models loaded in" in summary
+        "2 of 7 models loaded in" in summary
         and ": 1 config validated by tritonserver 2.51.0 with a stubbed backend, 1 model "
-        f"loaded by openvino {version} standing in for the backend. Not loaded: 4 refused."
+        f"loaded by openvino {version} standing in for the backend. Not loaded: 5 refused."
         in summary
     ), summary
     assert (
-        f"Framework backends: openvino {version} for openvino (ov_cut, ov_good, ov_nobin, "
-        "ov_output, ov_rank)" in summary
+        f"Framework backends: openvino {version} for openvino (ov_cut, ov_good, ov_input, "
+        "ov_nobin, ov_output, ov_rank)" in summary
     ), summary
 
 
