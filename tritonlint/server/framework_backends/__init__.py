@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from tritonlint.repository.autofill import KNOWN_BACKENDS
 from tritonlint.server.provision import TritonInstall
 from tritonlint.server.stubs import copy_python_backend
 
@@ -34,14 +35,20 @@ class Framework:
     module: str
     #: The distributions that provide the module (the first one is the one to install).
     distributions: tuple[str, ...]
-    #: The model file the backend loads where the config names none (``default_model_filename``).
-    model_filename: str
     #: Where the framework runs a model, in the status line: ``{provider}`` is CPU or CUDA.
     device: str = "{provider} execution provider"
     #: Whether the framework runs a KIND_GPU model with CUDA where it can.
     cuda: bool = False
     #: The platform names that select the backend.
     platforms: tuple[str, ...] = ()
+
+    @property
+    def model_filename(self) -> str:
+        """The model file the backend loads where the config names none
+        (``default_model_filename``)."""
+        filename = KNOWN_BACKENDS[self.backend]
+        assert filename is not None
+        return filename
 
     @property
     def install_hint(self) -> str:
@@ -53,7 +60,6 @@ FRAMEWORKS: dict[str, Framework] = {
         backend="onnxruntime",
         module="onnxruntime",
         distributions=("onnxruntime", "onnxruntime-gpu", "onnxruntime-openvino"),
-        model_filename="model.onnx",
         cuda=True,
         platforms=("onnxruntime_onnx",),
     ),
@@ -61,7 +67,6 @@ FRAMEWORKS: dict[str, Framework] = {
         backend="openvino",
         module="openvino",
         distributions=("openvino",),
-        model_filename="model.xml",
         device="CPU",
     ),
 }
