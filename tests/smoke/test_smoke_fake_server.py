@@ -543,16 +543,17 @@ def test_an_interrupted_run_stops_the_server(
     assert not any(port_in_use(port) for port in start["ports"])
 
 
-def test_a_run_killed_with_sigkill_leaves_no_process_and_no_temporary_folder(
-    fake_server: FakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _smoke_hanging_in_a_load(
+    fake_server: FakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *options: str
+) -> subprocess.Popen[bytes]:
+    """``tritonlint smoke OPTIONS`` of one model whose load hangs, in a process of its own
+    whose $TMPDIR is ``tmp_path/tmp``, once the server has begun to load the model."""
     monkeypatch.setenv("FAKE_TRITON_HANG", "a")
-    temporary = tmp_path / "tmp"  # the run's $TMPDIR: its folder is made there
+    temporary = tmp_path / "tmp"
     temporary.mkdir()
     repo = _repo(tmp_path / "models", {"a": GOOD})
-    command = [sys.executable, "-m", "tritonlint.cli", "smoke", "--server", str(fake_server.path)]
     process = subprocess.Popen(
-        [*command, "--cpu-only", str(repo)],
+        [sys.executable, "-m", "tritonlint.cli", "smoke", *options, str(repo)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "TMPDIR": str(temporary)},
@@ -561,6 +562,16 @@ def test_a_run_killed_with_sigkill_leaves_no_process_and_no_temporary_folder(
     while not fake_server.events("load") and time.monotonic() < deadline:
         time.sleep(0.05)
     assert fake_server.events("load"), "the load never started"
+    return process
+
+
+def test_a_run_killed_with_sigkill_leaves_no_process_and_no_temporary_folder(
+    fake_server: FakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    temporary = tmp_path / "tmp"  # the run's $TMPDIR: its folder is made there
+    process = _smoke_hanging_in_a_load(
+        fake_server, tmp_path, monkeypatch, "--server", str(fake_server.path), "--cpu-only"
+    )
     assert processes_naming(str(temporary)) and any(temporary.iterdir())
     process.kill()
     process.wait()
@@ -577,20 +588,8 @@ def test_a_container_is_removed_when_tritonlint_is_killed(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setenv("FAKE_TRITON_HANG", "a")
     temporary = tmp_path / "tmp"
-    temporary.mkdir()
-    repo = _repo(tmp_path / "models", {"a": GOOD})
-    process = subprocess.Popen(
-        [sys.executable, "-m", "tritonlint.cli", "smoke", "--docker", "img:1", str(repo)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "TMPDIR": str(temporary)},
-    )
-    deadline = time.monotonic() + 30
-    while not fake_server.events("load") and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert fake_server.events("load"), "the load never started"
+    process = _smoke_hanging_in_a_load(fake_server, tmp_path, monkeypatch, "--docker", "img:1")
     process.kill()
     process.wait()
     assert seconds_until_gone(temporary) is not None
