@@ -29,7 +29,9 @@ An example is one of two forms:
 
 A smoke rule's example (one the smoke stage reports, not lint) starts with the command that
 shows it, ``$ tritonlint smoke [OPTIONS] model_repository``, on a line of its own; the tree or
-the config follows.
+the config follows. A lint rule's example that holds for some releases only starts with
+``$ tritonlint check --triton-version <release> model_repository``, and is checked against
+that release.
 """
 
 from __future__ import annotations
@@ -69,6 +71,7 @@ _ZEROS = re.compile(r"(?P<count>\d+) (?P<unit>bytes|KiB|MiB) of zeros")
 _UNITS = {"bytes": 1, "KiB": 1024, "MiB": 1024 * 1024}
 _PATH = re.compile(r"[^\s<>](?:[^<>]*[^\s<>])?")
 _SMOKE = ("tritonlint", "smoke")
+_CHECK = ("tritonlint", "check", "--triton-version")
 
 
 class NotAnExample(ValueError):
@@ -85,18 +88,33 @@ class Example:
     modes: dict[str, int] = field(default_factory=dict)
     #: The options of ``tritonlint smoke`` the example is shown with (None: it is linted).
     smoke: tuple[str, ...] | None = None
+    #: The release a linted example is checked against (None: the default, the newest).
+    triton_version: str | None = None
 
 
 def parse_example(text: str) -> Example:
-    """The repository ``text`` describes, and the smoke stage's options where it names them."""
-    smoke = None
+    """The repository ``text`` describes, and the smoke stage's options or the targeted
+    release where it names them."""
+    smoke, release = None, None
     if text.startswith("$"):
         command, _, text = text.partition("\n")
-        smoke = _smoke_options(command)
+        words = shlex.split(command.removeprefix("$"), comments=True)
+        if tuple(words[:3]) == _CHECK:
+            release = _checked_release(command, words)
+        else:
+            smoke = _smoke_options(command)
     if text.startswith(f"{ROOT}/"):
         files, modes = _tree(text)
-        return Example(files, modes, smoke)
-    return Example(_config(text), smoke=smoke)
+        return Example(files, modes, smoke, release)
+    return Example(_config(text), smoke=smoke, triton_version=release)
+
+
+def _checked_release(command: str, words: list[str]) -> str:
+    if len(words) != 5 or words[-1] != ROOT:
+        raise NotAnExample(
+            f"not `$ tritonlint check --triton-version <release> {ROOT}`: {command!r}"
+        )
+    return words[3]
 
 
 def _smoke_options(command: str) -> tuple[str, ...]:

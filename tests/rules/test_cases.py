@@ -192,7 +192,8 @@ def test_documented_examples_are_real(rule: Rule, tmp_path: Path) -> None:
         with written(example, tmp_path / kind) as root:
             if kind == "bad":
                 unshowable = unreadable_yet_read(example, root)
-            diagnostics = lint(root, extend_select=(rule.code,)).diagnostics
+            release = {"triton_version": example.triton_version} if example.triton_version else {}
+            diagnostics = lint(root, extend_select=(rule.code,), **release).diagnostics
             assert _naming(diagnostics, tmp_path) == []
             found[kind] = [d.code for d in diagnostics]
     assert found["good"] == [], f"the good example yields {found['good']}"

@@ -111,7 +111,9 @@ def render_rules_doc() -> str:
         '(`input "pixels" FP32 [N, 3, 224, 224]`: its name, its type as Triton names it '
         "without `TYPE_`, its dimensions, a name such as `N` being a variable one), the "
         "`forward(...)` signature of a TorchScript model, the name of a SavedModel. A smoke "
-        "rule's example starts with the `tritonlint smoke` command it runs.",
+        "rule's example starts with the `tritonlint smoke` command it runs; an example that "
+        "holds for some Triton releases only, with `tritonlint check --triton-version "
+        "<release>`, the release it is checked against.",
         "",
         "| code | name | severity | default | fix | pack | summary |",
         "|---|---|---|---|---|---|---|",

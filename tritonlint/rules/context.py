@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from tritonlint.diagnostics import Fix, RelatedLocation
 from tritonlint.repository.auto_complete import AutoCompletion, auto_complete, may_complete
@@ -14,8 +14,12 @@ from tritonlint.repository.graph import DependencyGraph
 from tritonlint.repository.model import ModelFolder, Repository
 from tritonlint.repository.model_files import ModelFile, model_file
 from tritonlint.rules.reads import DoubtfulRead, ReadLog, TrackedMessage
+from tritonlint.schema.releases import release_of
 from tritonlint.schema.source_map import Path as FieldPath
 from tritonlint.span import Span
+
+if TYPE_CHECKING:
+    from google.protobuf.descriptor import Descriptor
 
 
 class Finding(NamedTuple):
@@ -59,6 +63,15 @@ class ModelContext:
     def in_repository(self) -> bool:
         """False for a loose config file checked on its own (no folder layout to judge)."""
         return self.repository.root is not None
+
+    @property
+    def release(self) -> str | None:
+        """The Triton release the config was checked against: the one whose schema bound it
+        (None: no config was bound)."""
+        document = self.model.config
+        if document is None or document.bound is None:
+            return None
+        return release_of(cast("Descriptor", document.bound.message.DESCRIPTOR))
 
     @property
     def graph(self) -> DependencyGraph:

@@ -173,8 +173,9 @@ PACKS: tuple[Pack, ...] = (
             'types, ranks and dimensions of inputs and outputs (with "did you mean"), inputs '
             "the config lacks, batching a model cannot do, PyTorch forward() arguments, label "
             "file sizes, Python models that do not compile or lack `execute`, TensorRT plans of "
-            "one model built with different TensorRT versions (read from their headers), "
-            "unreadable model files (backend checks)"
+            "one model built with different TensorRT versions or with another TensorRT than "
+            "the targeted release's (read from their headers), unreadable model files (backend "
+            "checks)"
         ),
         (readable, names, tensors, pytorch, labels, python, plans),
     ),

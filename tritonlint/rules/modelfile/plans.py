@@ -1,4 +1,5 @@
-"""TensorRT plans of one model built with different TensorRT versions."""
+"""TensorRT plans built with another TensorRT than the one that loads them: plans of one model
+built with different versions, and plans whose version is not the targeted release's."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import NamedTuple
 
 from tritonlint.diagnostics import Severity
 from tritonlint.modelfiles.tensorrt import PlanVersion, plan_version, shown_version
+from tritonlint.modelfiles.tensorrt_releases import ReleaseTensorRT, release_tensorrt
 from tritonlint.repository.model import Entry, path_problem
 from tritonlint.repository.versions import selected_versions
 from tritonlint.rules.base import rule
@@ -64,6 +66,9 @@ def _plans(ctx: ModelContext) -> list[_Plan]:
     whether a plan was built version-compatible, hence a warning, about each plan older
     than the newest.
 
+    Where the TensorRT of the targeted Triton release is known (`--triton-version`, see
+    TL913), each plan is compared with it instead (TL913, TL914), and this rule says nothing.
+
     The version is read from the plan's header, without deserializing it: after the magic
     `ftrt`, bytes 24, 25 and 26 hold the major, minor and patch version of the TensorRT that
     built the plan, in plans of TensorRT 8.6 and later (NVIDIA's answer in NVIDIA/TensorRT
@@ -101,6 +106,8 @@ def _plans(ctx: ModelContext) -> list[_Plan]:
     backend_check=True,
 )
 def plan_tensorrt_versions_differ(ctx: ModelContext) -> Iterator[Finding]:
+    if _served_tensorrt(ctx) is not None:
+        return  # each plan is judged against the server's TensorRT (TL913, TL914)
     plans = _plans(ctx)
     if len({plan.version for plan in plans}) < 2:
         return
@@ -119,3 +126,153 @@ def plan_tensorrt_versions_differ(ctx: ModelContext) -> Iterator[Finding]:
             "--backend-config=tensorrt,version-compatible=true; rebuild it with TensorRT "
             f"{built}",
         )
+
+
+def _served_tensorrt(ctx: ModelContext) -> ReleaseTensorRT | None:
+    """The TensorRT of the release the check targets, where it is known."""
+    release = ctx.release
+    return release_tensorrt(release) if release is not None else None
+
+
+def _against_server(ctx: ModelContext, newer: bool) -> Iterator[Finding]:
+    """Each plan built newer (``newer``) or older than the targeted release's TensorRT, at the
+    config's ``backend`` or ``platform`` (the file itself where the config names neither)."""
+    served = _served_tensorrt(ctx)
+    if served is None:
+        return
+    config = ctx.config
+    field = ("backend",) if config is not None and config.backend else ("platform",)
+    for plan in _plans(ctx):
+        if plan.version == served.version or (plan.version > served.version) != newer:
+            continue
+        built = shown_version(plan.version)
+        server = (
+            f"the TensorRT {served.tensorrt} of Triton {served.release} "
+            f"(container {served.container})"
+        )
+        if newer:
+            message = (
+                f"'{ctx.shown(plan.path)}' was built with TensorRT {built}, newer than {server}: "
+                'a plan never loads in an older TensorRT ("The engine plan file is not '
+                'compatible with this version of TensorRT" or "Version tag does not match", '
+                'then "unable to create TensorRT engine"); rebuild it with TensorRT '
+                f"{served.tensorrt}"
+            )
+        else:
+            message = (
+                f"'{ctx.shown(plan.path)}' was built with TensorRT {built}, older than {server}: "
+                "it loads only if it was built version-compatible and the server runs with "
+                "--backend-config=tensorrt,version-compatible=true; else rebuild it with "
+                f"TensorRT {served.tensorrt}"
+            )
+        yield ctx.at(field, message) if ctx.located(field) else ctx.about(plan.path, message)
+
+
+_SOURCES = """
+    Which TensorRT a release's container (`nvcr.io/nvidia/tritonserver:<YY.MM>-py3`) holds is
+    in tritonlint/modelfiles/tensorrt_releases.py, each row with its source (NVIDIA's
+    Frameworks Support Matrix, as quoted in issues of triton-inference-server/server and
+    pytorch/TensorRT, and the TensorRT of the container's own error messages). Releases known
+    there: 2.19.0, 2.20.0, 2.21.0, 2.22.0, 2.25.0, 2.28.0, 2.33.0, 2.34.0 and 2.43.0 (containers
+    22.02, 22.03, 22.04, 22.05, 22.08, 22.11, 23.04, 23.05, 24.02); for the others nothing is
+    said. The header holds the major, minor and patch version, not the build number: a plan
+    of another build of the same version (8.6.1.6 in a server of 8.6.1.2) fails too, unseen.
+"""
+
+
+@rule(
+    "TL913",
+    "plan-tensorrt-newer-than-server",
+    Severity.ERROR,
+    summary="a TensorRT plan built with a newer TensorRT than the targeted release's",
+    explanation="""
+    A TensorRT plan loads in the TensorRT that built it; tritonserver's tensorrt backend loads
+    plans with the TensorRT of its container, and a plan of a newer version never loads there,
+    not even one built version-compatible (which a *later* TensorRT may load). TensorRT
+    refuses it with `The engine plan file is not compatible with this version of TensorRT,
+    expecting library version <server's> got <plan's>, please rebuild.` (where only the
+    version differs) or `Serialization assertion stdVersionRead == serializationVersion
+    failed.Version tag does not match.` (`kSERIALIZATION_VERSION` in some versions; where the
+    format differs), and the backend refuses the model: `unable to create TensorRT engine`.
+    Versions differ down to the patch: a plan of 8.2.3 fails in TensorRT 8.2.4.
+
+    The plan's version is read from its header (see TL912), the server's from the release
+    the check targets (`--triton-version`, or `triton-version` in the settings).
+"""
+    + _SOURCES,
+    bad="""
+    $ tritonlint check --triton-version 24.02 model_repository
+    model_repository/detector/config.pbtxt:
+      platform: "tensorrt_plan"
+      max_batch_size: 8
+      input [ { name: "images" data_type: TYPE_FP32 dims: [ 3, 640, 640 ] } ]
+      output [ { name: "boxes" data_type: TYPE_FP32 dims: [ 100, 6 ] } ]
+    model_repository/detector/1/model.plan: <hex>   # built with TensorRT 10.3.0
+      66 74 72 74 00 00 00 00 00 00 00 00 00 00 00 00
+      00 00 00 00 00 00 00 00 0a 03 00 00
+    """,
+    good="""
+    $ tritonlint check --triton-version 24.02 model_repository
+    model_repository/detector/config.pbtxt:
+      platform: "tensorrt_plan"
+      max_batch_size: 8
+      input [ { name: "images" data_type: TYPE_FP32 dims: [ 3, 640, 640 ] } ]
+      output [ { name: "boxes" data_type: TYPE_FP32 dims: [ 100, 6 ] } ]
+    model_repository/detector/1/model.plan: <hex>   # rebuilt with TensorRT 8.6.3
+      66 74 72 74 00 00 00 00 00 00 00 00 00 00 00 00
+      00 00 00 00 00 00 00 00 08 06 03 00
+    """,
+    server_message=(
+        "The engine plan file is not compatible with this version of TensorRT, expecting "
+        "library version {server} got {plan}, please rebuild."
+    ),
+    backend_check=True,
+)
+def plan_tensorrt_newer_than_server(ctx: ModelContext) -> Iterator[Finding]:
+    return _against_server(ctx, newer=True)
+
+
+@rule(
+    "TL914",
+    "plan-tensorrt-older-than-server",
+    Severity.WARNING,
+    summary="a TensorRT plan built with an older TensorRT than the targeted release's",
+    explanation="""
+    A plan of an older TensorRT loads in the server's TensorRT only if it was built
+    *version-compatible* (`BuilderFlag::kVERSION_COMPATIBLE`, TensorRT 8.6 and later) and
+    tritonserver runs with `--backend-config=tensorrt,version-compatible=true` (README of
+    triton-inference-server/tensorrt_backend); otherwise TensorRT refuses it as it refuses a
+    newer one (TL913) and the backend reports `unable to create TensorRT engine`. The header
+    does not say whether the plan was built version-compatible, hence a warning. Plans of
+    TensorRT before 8.6 hold no version where it is read, and are left alone.
+
+    The plan's version is read from its header (see TL912), the server's from the release
+    the check targets (`--triton-version`, or `triton-version` in the settings).
+"""
+    + _SOURCES,
+    bad="""
+    $ tritonlint check --triton-version 24.02 model_repository
+    model_repository/detector/config.pbtxt:
+      platform: "tensorrt_plan"
+      max_batch_size: 8
+      input [ { name: "images" data_type: TYPE_FP32 dims: [ 3, 640, 640 ] } ]
+      output [ { name: "boxes" data_type: TYPE_FP32 dims: [ 100, 6 ] } ]
+    model_repository/detector/1/model.plan: <hex>   # built with TensorRT 8.6.1
+      66 74 72 74 00 00 00 00 00 00 00 00 00 00 00 00
+      00 00 00 00 00 00 00 00 08 06 01 00
+    """,
+    good="""
+    $ tritonlint check --triton-version 24.02 model_repository
+    model_repository/detector/config.pbtxt:
+      platform: "tensorrt_plan"
+      max_batch_size: 8
+      input [ { name: "images" data_type: TYPE_FP32 dims: [ 3, 640, 640 ] } ]
+      output [ { name: "boxes" data_type: TYPE_FP32 dims: [ 100, 6 ] } ]
+    model_repository/detector/1/model.plan: <hex>   # rebuilt with TensorRT 8.6.3
+      66 74 72 74 00 00 00 00 00 00 00 00 00 00 00 00
+      00 00 00 00 00 00 00 00 08 06 03 00
+    """,
+    backend_check=True,
+)
+def plan_tensorrt_older_than_server(ctx: ModelContext) -> Iterator[Finding]:
+    return _against_server(ctx, newer=False)
