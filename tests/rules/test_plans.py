@@ -42,7 +42,8 @@ TL = ("TL912", "TL913", "TL914")
         ("23.05", []),  # TensorRT 8.6.1.2: the plan's own version
         ("24.02", [("TL914", 1, 11)]),  # TensorRT 8.6.3: an older plan
         ("22.11", [("TL913", 1, 11)]),  # TensorRT 8.5.1: a newer plan
-        ("24.10", []),  # no known TensorRT: nothing said
+        ("24.10", [("TL914", 1, 11)]),  # TensorRT 10.5.0.18: an older plan
+        ("24.05", []),  # no known TensorRT: nothing said
     ],
 )
 def test_the_targeted_release_decides_about_one_plan(
@@ -64,7 +65,7 @@ def test_plans_of_two_versions_are_each_judged_against_the_server_not_reported_t
 
 def test_without_a_known_tensorrt_plans_are_compared_with_each_other(tmp_path: Path) -> None:
     root = _repository(tmp_path, (8, 6, 1), (10, 3, 0))
-    result = lint(root, triton_version="24.10")
+    result = lint(root, triton_version="24.05")
     found = [(d.code, d.message.split("'")[1]) for d in result.diagnostics if d.code in TL]
     assert found == [("TL912", "m/1/model.plan")]
 

@@ -35,6 +35,11 @@ class ReleaseTensorRT(NamedTuple):
 
 _TWCC = "https://docs.twcloud.ai/en/docs/concepts-tutorials/twcc/ccs/concepts/images/triton-inference-server/"
 
+_RELEASE_NOTES = (
+    "https://github.com/triton-inference-server/server/blob/{commit}/"
+    "docs/introduction/release_notes.md"
+)
+
 ROWS: tuple[ReleaseTensorRT, ...] = (
     # A table of tritonserver-YY.MM-py3 images with their TensorRT (TWCC's image list).
     ReleaseTensorRT("2.19.0", "22.02", "8.2.3", _TWCC),
@@ -66,6 +71,33 @@ ROWS: tuple[ReleaseTensorRT, ...] = (
     # A maintainer: "Triton base image includes installation of the TensorRT version 8.6.3".
     ReleaseTensorRT(
         "2.43.0", "24.02", "8.6.3", "https://github.com/triton-inference-server/server/issues/6959"
+    ),
+    # The release notes kept in the server repository (docs/introduction/release_notes.md,
+    # "Contents of the Triton Inference Server container": "NVIDIA TensorRT 10.x.y.z"), as
+    # committed for each of these releases; later notes no longer list TensorRT.
+    ReleaseTensorRT(
+        "2.49.0",
+        "24.08",
+        "10.3.0.26",
+        _RELEASE_NOTES.format(commit="7669321582e8bd5dcaf68b76e65389615e0a662f"),
+    ),
+    ReleaseTensorRT(
+        "2.51.0",
+        "24.10",
+        "10.5.0.18",
+        _RELEASE_NOTES.format(commit="9fac69d6b7be565411a280ed3dff96335765d96e"),
+    ),
+    ReleaseTensorRT(
+        "2.53.0",
+        "24.12",
+        "10.7.0.23",
+        _RELEASE_NOTES.format(commit="ff695aeb49819e223c88272da45f251b60f38442"),
+    ),
+    ReleaseTensorRT(
+        "2.54.0",
+        "25.01",
+        "10.8.0.43",
+        _RELEASE_NOTES.format(commit="d3ee577e403a445fb69db3e8e5a641f9a6765650"),
     ),
 )
 

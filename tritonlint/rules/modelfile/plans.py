@@ -9,11 +9,12 @@ from typing import NamedTuple
 
 from tritonlint.diagnostics import Severity
 from tritonlint.modelfiles.tensorrt import PlanVersion, plan_version, shown_version
-from tritonlint.modelfiles.tensorrt_releases import ReleaseTensorRT, release_tensorrt
+from tritonlint.modelfiles.tensorrt_releases import ROWS, ReleaseTensorRT, release_tensorrt
 from tritonlint.repository.model import Entry, path_problem
 from tritonlint.repository.versions import selected_versions
 from tritonlint.rules.base import rule
 from tritonlint.rules.context import Finding, ModelContext
+from tritonlint.schema.releases import release_key
 
 
 class _Plan(NamedTuple):
@@ -168,15 +169,17 @@ def _against_server(ctx: ModelContext, newer: bool) -> Iterator[Finding]:
         yield ctx.at(field, message) if ctx.located(field) else ctx.about(plan.path, message)
 
 
-_SOURCES = """
+_KNOWN = sorted(ROWS, key=lambda row: release_key(row.release))
+_SOURCES = f"""
     Which TensorRT a release's container (`nvcr.io/nvidia/tritonserver:<YY.MM>-py3`) holds is
     in tritonlint/modelfiles/tensorrt_releases.py, each row with its source (NVIDIA's
     Frameworks Support Matrix, as quoted in issues of triton-inference-server/server and
-    pytorch/TensorRT, and the TensorRT of the container's own error messages). Releases known
-    there: 2.19.0, 2.20.0, 2.21.0, 2.22.0, 2.25.0, 2.28.0, 2.33.0, 2.34.0 and 2.43.0 (containers
-    22.02, 22.03, 22.04, 22.05, 22.08, 22.11, 23.04, 23.05, 24.02); for the others nothing is
-    said. The header holds the major, minor and patch version, not the build number: a plan
-    of another build of the same version (8.6.1.6 in a server of 8.6.1.2) fails too, unseen.
+    pytorch/TensorRT, the TensorRT of the container's own error messages, and the release
+    notes kept in the server's repository). Releases known there:
+    {", ".join(f"{row.release} ({row.container}: {row.tensorrt})" for row in _KNOWN)};
+    for the others nothing is said. The header holds the major, minor and patch version, not
+    the build number: a plan of another build of the same version (8.6.1.6 in a server of
+    8.6.1.2) fails too, unseen.
 """
 
 
