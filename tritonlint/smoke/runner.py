@@ -93,8 +93,8 @@ class SmokeError(RuntimeError):
 class ModelStatus(str, enum.Enum):
     LOADED = "loaded"
     STUBBED = "stubbed"  # loaded, with a stand-in for its backend: the config is validated
-    #: loaded by the real framework (ONNX Runtime, OpenVINO) standing in for the backend the
-    #: server lacks
+    #: loaded by the real framework (ONNX Runtime, OpenVINO, torch, TensorFlow, TensorRT)
+    #: standing in for the backend the server lacks
     FRAMEWORK = "framework"
     REFUSED = "refused"
     BACKEND_MISSING = "backend-missing"
@@ -144,7 +144,8 @@ class SmokeOptions:
     stub_missing_backends: bool | None = None
     stub_python_models: bool = False
     #: Backends the server lacks are served by their framework where it is importable (ONNX
-    #: Runtime for onnxruntime, OpenVINO for openvino, see
+    #: Runtime for onnxruntime, OpenVINO for openvino, torch for pytorch, TensorFlow for
+    #: tensorflow, TensorRT for tensorrt, see
     #: :mod:`tritonlint.server.framework_backends`); None: with the embedded server, unless
     #: ``stub_missing_backends`` is given (True or False).
     framework_backends: bool | None = None
@@ -883,7 +884,8 @@ def _choose_frameworks(info: ServerInfo, options: SmokeOptions) -> None:
     for backend, framework in FRAMEWORKS.items():
         version = framework_version(framework)
         if version is None:
-            missing.append(backend)
+            if not framework.gpu_only or info.gpus:  # without a GPU it would not load either
+                missing.append(backend)
         else:
             info.frameworks[backend] = version
     info.frameworks_missing = tuple(missing)
