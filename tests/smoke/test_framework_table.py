@@ -16,7 +16,7 @@ from tritonlint.server.framework_backends import (
     framework_for,
     framework_has_cuda,
 )
-from tritonlint.smoke.runner import framework_status
+from tritonlint.smoke.runner import framework_gpu, framework_status
 
 try:
     import tomllib
@@ -153,3 +153,29 @@ def test_the_extras_install_each_framework_and_the_test_extra_none_of_the_big_on
     assert extras["smoke-onnx-gpu"] == ["onnxruntime-gpu"]
     assert extras["smoke-tensorrt"][0] == "tensorrt-cu12"
     assert not [r for r in extras["test"] if r.split("[")[0] in ("torch", "tensorflow-cpu")]
+
+
+@pytest.mark.parametrize(
+    ("backend", "config", "gpu"),
+    [
+        ("tensorrt", 'platform: "tensorrt_plan"\n', 0),
+        ("tensorrt", "instance_group [ { kind: KIND_GPU gpus: [ 2, 3 ] } ]\n", 2),
+        ("tensorrt", "instance_group [ { count: 2 } ]\n", 0),
+        ("tensorrt", "instance_group [ { kind: KIND_CPU } ]\n", None),
+        ("tensorrt", "instance_group [ { kind: KIND_MODEL } ]\n", None),
+        ("openvino", "instance_group [ { kind: KIND_GPU } ]\n", None),
+    ],
+)
+def test_a_model_runs_on_the_gpu_its_instance_group_gives_on_a_server_with_gpus(
+    backend: str, config: str, gpu: int | None
+) -> None:
+    assert framework_gpu(config, FRAMEWORKS[backend]) == gpu
+
+
+def test_a_framework_built_without_cuda_runs_a_kind_gpu_model_on_the_cpu(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _package(tmp_path, "fake_cpu_torch", {"version.py": "cuda: Optional[str] = None\n"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    framework = dataclasses.replace(FRAMEWORKS["pytorch"], module="fake_cpu_torch")
+    assert framework_gpu("instance_group [ { kind: KIND_GPU } ]\n", framework) is None

@@ -75,6 +75,8 @@ FLAG_FRAMEWORK_BACKENDS = "--framework-backends"
 _MISSING_BACKEND = re.compile(r"unable to find backend library for backend '([^']*)'")
 #: The backends Triton's autofill picks by the model file, in its order.
 _AUTOFILLED = ("tensorflow", "tensorrt", "onnxruntime", "pytorch")
+#: The instance kinds that keep a model off the GPU.
+_CPU_KINDS = re.compile(r"\bKIND_(?:CPU|MODEL)\b")
 #: The first GPU of an instance group's ``gpus`` list.
 _GPUS_LIST = re.compile(r"\bgpus\s*:\s*\[\s*(\d+)")
 _NO_GPU = re.compile(
@@ -713,18 +715,14 @@ class _Run:
         return None
 
     def _framework_gpu(self, model: ModelInfo, framework: Framework) -> int | None:
-        """The GPU the framework runs a KIND_GPU model on, given a GPU and a framework built
-        with CUDA (the first of the config's ``gpus``, else 0); None: the CPU."""
+        """The GPU the framework runs the model on (None: the CPU)."""
         if framework.gpu_words is None or not self.result.server.gpus:
             return None
         try:
             text = (model.path / CONFIG_NAME).read_text(encoding="utf-8", errors="replace")
         except OSError:
             return None
-        if "KIND_GPU" not in text or not framework_has_cuda(framework):
-            return None
-        listed = _GPUS_LIST.search(text)
-        return int(listed.group(1)) if listed else 0
+        return framework_gpu(text, framework)
 
     def _stub_python(self, model: ModelInfo) -> bool:
         """Serve a python model by the stand-in backend (its model.py is never run); only when
@@ -871,6 +869,19 @@ def framework_status(backend: str, version: str, gpu: int | None = None) -> str:
         f"loaded by {framework.module} {version} standing in for Triton's {backend} backend "
         f"({device})"
     )
+
+
+def framework_gpu(config_text: str, framework: Framework) -> int | None:
+    """The GPU a framework runs a model on, on a server with GPUs: for a KIND_GPU model (or
+    one whose config names no kind: the server makes it KIND_GPU where it has a GPU) and a
+    framework built with CUDA, the first of the config's ``gpus``, else 0; None: the CPU."""
+    if framework.gpu_words is None:
+        return None
+    on_gpu = "KIND_GPU" in config_text or not _CPU_KINDS.search(config_text)
+    if not on_gpu or not framework_has_cuda(framework):
+        return None
+    listed = _GPUS_LIST.search(config_text)
+    return int(listed.group(1)) if listed else 0
 
 
 def _choose_frameworks(info: ServerInfo, options: SmokeOptions) -> None:
