@@ -391,3 +391,16 @@ def test_the_tensorrt_stand_in_compares_the_engines_tensors_with_the_config(
 ) -> None:
     module = load_standin("tensorrt", tmp_path, monkeypatch, tensorrt=_fake_tensorrt())
     assert module.check("detector", PLAN_CONFIG, tensors) == message
+
+
+def test_the_tensorflow_stand_in_leaves_inputs_and_outputs_the_config_omits_to_auto_complete(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _tensorflow()
+    module = load_standin("tensorflow", tmp_path, monkeypatch)
+    folder = _copy(FIXTURES / "repository" / "tabular_tf", tmp_path, "tabular")
+    model = module.TritonPythonModel()
+    model.initialize(instance_args(folder, {"platform": "tensorflow_savedmodel"}))
+    numeric = np.ones((1, 4), dtype=np.float32)
+    [response] = model.execute([Request(numeric=numeric, category=np.ones((1, 1), np.int64))])
+    assert [tensor.name for tensor in response.output_tensors] == ["probability"]

@@ -207,7 +207,9 @@ def check(
     max_batch_size = int(config.get("max_batch_size", 0))
     declared = config.get("input", [])
     expected = len(declared) + len(config.get("batch_input", [])) + _counted_controls(config)
-    if expected != len(inputs):
+    # Inputs (or outputs) the config leaves out are the backend's auto-complete's to fill in
+    # from the signature: none declared is not compared.
+    if declared and expected != len(inputs):
         # The backend counts batch inputs and controls but names the config's inputs only.
         return (
             f"unable to load model '{model}', configuration expects {len(declared)} inputs, "
