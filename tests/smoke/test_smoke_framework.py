@@ -20,6 +20,7 @@ import pytest
 
 from tritonlint.cli import main
 from tritonlint.server import TritonInstall
+from tritonlint.server.framework_backends import FRAMEWORKS
 from tritonlint.smoke import runner
 from tritonlint.smoke.runner import framework_words
 
@@ -43,11 +44,17 @@ def _openvino_version() -> str:
 
 def _importable_frameworks() -> dict[str, str]:
     """The version of each framework importable here, by the backend it stands in for."""
-    return {
-        module: importlib.metadata.version(module)
-        for module in ("onnxruntime", "openvino")
-        if importlib.util.find_spec(module) is not None
-    }
+    found = {}
+    for backend, framework in FRAMEWORKS.items():
+        if importlib.util.find_spec(framework.module) is None:
+            continue
+        for distribution in framework.distributions:
+            try:
+                found[backend] = importlib.metadata.version(distribution)
+                break
+            except importlib.metadata.PackageNotFoundError:
+                continue
+    return found
 
 
 def _model(source: Path, repo: Path, name: str) -> None:
@@ -345,3 +352,122 @@ def test_without_openvino_the_ir_model_is_stubbed_and_the_summary_names_the_pack
         "Framework missing: openvino is not installed here, so openvino (ov_good) was "
         "stubbed; `pip install openvino` loads these models with it."
     ) in out
+
+
+def _torch_version() -> str:
+    pytest.importorskip(
+        "torch", reason="torch is not installed (tritonlint's extra smoke-torch installs it)"
+    )
+    return importlib.metadata.version("torch")
+
+
+def _tensorflow_version() -> str:
+    pytest.importorskip(
+        "tensorflow",
+        reason="tensorflow is not installed (tritonlint's extra smoke-tf installs it)",
+    )
+    return _importable_frameworks()["tensorflow"]
+
+
+def _rename_input(repo: Path, model: str, old: str, new: str) -> None:
+    config = repo / model / "config.pbtxt"
+    config.write_text(config.read_text().replace(f'name: "{old}"', f'name: "{new}"'))
+
+
+@pytest.mark.server
+@pytest.mark.usefixtures("no_tritonserver_on_path")
+def test_torch_and_tensorflow_load_good_models_and_refuse_wrong_ones_with_the_backends_words(
+    triton_install: TritonInstall,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    torch_version = _torch_version()
+    tf_version = _tensorflow_version()
+    # TensorRT as if installed: on this server without a GPU its models keep the config-only
+    # stand-in, saying why.
+    real_version = runner.framework_version
+    monkeypatch.setattr(
+        runner,
+        "framework_version",
+        lambda framework: "10.3.0" if framework.module == "tensorrt" else real_version(framework),
+    )
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    good_torch = MODEL_FILES / "repository" / "text_torch"
+    good_tf = MODEL_FILES / "repository" / "tabular_tf"
+    _model(good_torch, repo, "pt_good")
+    _model(MODEL_FILES / "broken" / "pytorch-three-inputs-for-two" / "text_torch", repo, "pt_three")
+    _model(good_torch, repo, "pt_cut")
+    pt = repo / "pt_cut" / "1" / "model.pt"
+    pt.write_bytes(pt.read_bytes()[:3000])  # as an interrupted copy leaves it
+    _model(good_tf, repo, "tf_good")
+    _model(good_tf, repo, "tf_input")
+    _rename_input(repo, "tf_input", "numeric", "features")
+    _model(good_tf, repo, "tf_graphdef")
+    graphdef = repo / "tf_graphdef"
+    shutil.rmtree(graphdef / "1" / "model.savedmodel")
+    (graphdef / "1" / "model.graphdef").write_bytes(b"\n\x0c\n\x01x\x12\x0bPlaceholder")
+    config = graphdef / "config.pbtxt"
+    config.write_text(config.read_text().replace("tensorflow_savedmodel", "tensorflow_graphdef"))
+    (repo / "plan" / "1").mkdir(parents=True)
+    (repo / "plan" / "1" / "model.plan").write_bytes(b"ftrt" + bytes(60))
+    (repo / "plan" / "config.pbtxt").write_text(
+        'platform: "tensorrt_plan"\nmax_batch_size: 8\n'
+        'input [ { name: "images" data_type: TYPE_FP32 dims: [ 3, 16, 16 ] } ]\n'
+        'output [ { name: "scores" data_type: TYPE_FP32 dims: [ 4 ] } ]\n'
+        "instance_group [ { kind: KIND_GPU } ]\n"
+    )
+    report_file = tmp_path / "report.json"
+    code = main(["smoke", "--cpu-only", "--format", "json", "-o", str(report_file), str(repo)])
+    assert code == 1
+    report = json.loads(report_file.read_text())
+    models = {m["name"]: m for m in report["models"]}
+    by_torch = f"loaded by torch {torch_version} standing in for Triton's pytorch backend (on CPU)"
+    by_tf = (
+        f"loaded by tensorflow {tf_version} standing in for Triton's tensorflow backend (on CPU)"
+    )
+    stubbed = "config validated, backend stubbed"
+    assert {name: (m["status"], m["status_text"]) for name, m in models.items()} == {
+        "plan": ("stubbed", stubbed),
+        "pt_cut": ("refused", "refused"),
+        "pt_good": ("framework", by_torch),
+        "pt_three": ("refused", "refused"),
+        "tf_good": ("framework", by_tf),
+        "tf_graphdef": ("stubbed", stubbed),
+        "tf_input": ("refused", "refused"),
+    }
+    assert report["server"]["frameworks"]["pytorch"] == torch_version
+    assert report["server"]["frameworks"]["tensorflow"] == tf_version
+    refused = "version 1 is at UNAVAILABLE state: Internal: "
+    # The messages of fixtures/model_files/broken/README.md and of the backends' sources.
+    assert models["pt_three"]["message"] == (
+        f"load failed for model 'pt_three': {refused}unable to load model 'pt_three', "
+        "configuration expects 3 inputs, model provides 2;"
+    )
+    cut = models["pt_cut"]["message"]
+    assert cut.startswith(
+        f"load failed for model 'pt_cut': {refused}failed to load model 'pt_cut': "
+        "PytorchStreamReader failed reading zip archive: failed finding central directory"
+    ), cut
+    assert models["tf_input"]["message"] == (
+        f"load failed for model 'tf_input': {refused}unexpected inference input 'features', "
+        "allowed inputs are: category, numeric;"
+    )
+    assert "a GraphDef is not loaded by the tensorflow stand-in" in " ".join(
+        models["tf_graphdef"]["adjustments"]
+    )
+    assert (
+        "tensorrt needs a GPU and this server has none: the model file was not loaded, config "
+        "validated only" in models["plan"]["adjustments"]
+    )
+    typo = next(f for f in report["findings"] if f["path"].endswith("tf_input/config.pbtxt"))
+    assert "[predicted by TL902 tensor-not-in-model]" in typo["message"]
+    three = next(f for f in report["findings"] if f["path"].endswith("pt_three/config.pbtxt"))
+    assert "[predicted by TL908 pytorch-forward-mismatch]" in three["message"]
+
+    summary = " ".join(capsys.readouterr().err.split())
+    assert (
+        f"Framework backends: torch {torch_version} for pytorch (pt_cut, pt_good, pt_three), "
+        f"tensorflow {tf_version} for tensorflow (tf_good, tf_input)" in summary
+    ), summary

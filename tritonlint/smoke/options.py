@@ -76,8 +76,9 @@ def add_smoke_options(parser: argparse.ArgumentParser, *, in_check: bool = False
         "--framework-backends",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="where the server lacks a backend whose framework is importable here (onnxruntime: "
-        "pip install onnxruntime), serve its models by a Python-based backend that loads the "
+        help="where the server lacks a backend whose framework is importable here (onnxruntime, "
+        "openvino, torch, tensorflow, tensorrt: the smoke-* extras), serve its models by a "
+        "Python-based backend that loads the "
         "model file with that framework and checks its inputs and outputs against the config "
         "(reported as 'loaded by onnxruntime X.Y.Z standing in for Triton's onnxruntime "
         "backend'). Default: on with the embedded server, unless --stub-missing-backends (which "

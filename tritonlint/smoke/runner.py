@@ -35,6 +35,7 @@ from tritonlint.server.framework_backends import (
     Framework,
     build_framework_backend_dir,
     framework_for,
+    framework_has_cuda,
     framework_version,
 )
 from tritonlint.server.prepare import (
@@ -72,6 +73,12 @@ FLAG_CPU_ONLY = "--cpu-only"
 FLAG_FRAMEWORK_BACKENDS = "--framework-backends"
 
 _MISSING_BACKEND = re.compile(r"unable to find backend library for backend '([^']*)'")
+#: The backends Triton's autofill picks by the model file, in its order.
+_AUTOFILLED = ("tensorflow", "tensorrt", "onnxruntime", "pytorch")
+#: The instance kinds that keep a model off the GPU.
+_CPU_KINDS = re.compile(r"\bKIND_(?:CPU|MODEL)\b")
+#: The first GPU of an instance group's ``gpus`` list.
+_GPUS_LIST = re.compile(r"\bgpus\s*:\s*\[\s*(\d+)")
 _NO_GPU = re.compile(
     r"has kind KIND_GPU but (?:no GPUs are available|server does not support GPUs)"
     r"|GPU instances not supported|TensorRT backend supports only GPU device"
@@ -88,8 +95,8 @@ class SmokeError(RuntimeError):
 class ModelStatus(str, enum.Enum):
     LOADED = "loaded"
     STUBBED = "stubbed"  # loaded, with a stand-in for its backend: the config is validated
-    #: loaded by the real framework (ONNX Runtime, OpenVINO) standing in for the backend the
-    #: server lacks
+    #: loaded by the real framework (ONNX Runtime, OpenVINO, torch, TensorFlow, TensorRT)
+    #: standing in for the backend the server lacks
     FRAMEWORK = "framework"
     REFUSED = "refused"
     BACKEND_MISSING = "backend-missing"
@@ -139,7 +146,8 @@ class SmokeOptions:
     stub_missing_backends: bool | None = None
     stub_python_models: bool = False
     #: Backends the server lacks are served by their framework where it is importable (ONNX
-    #: Runtime for onnxruntime, OpenVINO for openvino, see
+    #: Runtime for onnxruntime, OpenVINO for openvino, torch for pytorch, TensorFlow for
+    #: tensorflow, TensorRT for tensorrt, see
     #: :mod:`tritonlint.server.framework_backends`); None: with the embedded server, unless
     #: ``stub_missing_backends`` is given (True or False).
     framework_backends: bool | None = None
@@ -191,14 +199,14 @@ class ModelResult:
     model_file: str | None = None
     #: The framework that loaded the model in place of its backend, with its version.
     framework: tuple[str, str] | None = None
-    #: The execution provider the framework ran the model with (``CPU``, ``CUDA``).
-    execution_provider: str = "CPU"
+    #: The GPU the framework ran the model on (None: the CPU).
+    framework_gpu: int | None = None
 
     @property
     def status_text(self) -> str:
         """The status as the table and the JSON report say it, for this model."""
         if self.status is ModelStatus.FRAMEWORK and self.framework is not None:
-            return framework_status(*self.framework, self.execution_provider)
+            return framework_status(*self.framework, self.framework_gpu)
         return self.status.text
 
     @property
@@ -528,19 +536,23 @@ class _Run:
         framework = self._framework_of(model)
         # An empty placeholder is no model for a framework to load, and a missing file is
         # refused by the config-only stand-in in the backend's own words: that stand-in serves
-        # such a model, as without the framework.
+        # such a model, as without the framework; so it does a model the framework does not
+        # load here (a GraphDef; a TensorRT plan without a GPU), saying why.
+        reason = None if framework is None else self._not_stood_in(model, framework)
         if (
             framework is not None
             and self.result.server.stub_backends
-            and not _has_model_files(model, framework)
+            and (reason is not None or not _has_model_files(model, framework))
             and self._stub_backend(model, framework.backend) is None
         ):
             result.adjustments += (f"backend '{framework.backend}' stubbed (not in this server)",)
+            if reason is not None:
+                result.adjustments += (reason,)
             result.flags += (FLAG_STUB_BACKENDS,)
             framework = None
         if framework is not None:
             result.framework = (framework.backend, self.result.server.frameworks[framework.backend])
-            result.execution_provider = self._execution_provider(model, framework)
+            result.framework_gpu = self._framework_gpu(model, framework)
             result.flags += (FLAG_FRAMEWORK_BACKENDS,)
         outcome, attempts = self._load(name, timeout)
         result.attempts, result.seconds = attempts, outcome.seconds
@@ -675,33 +687,42 @@ class _Run:
         """The framework that stands in for the model's backend in this run, if any."""
         framework = framework_for(model.backend, model.platform)
         if framework is None and model.backend is None and model.platform is None:
-            # Triton's autofill picks onnxruntime for a model.onnx in a version folder.
-            onnxruntime = FRAMEWORKS["onnxruntime"]
-            filename = model.default_model_filename or onnxruntime.model_filename
+            # Triton's autofill picks the backend of the model file in a version folder
+            # (model.savedmodel, model.plan, model.onnx, model.pt, or those endings).
             folders = model.version_paths.values()
-            if filename.endswith(".onnx") and any((f / filename).exists() for f in folders):
-                framework = onnxruntime
+            for candidate in _AUTOFILLED:
+                default = FRAMEWORKS[candidate].model_filename
+                filename = model.default_model_filename or default
+                suffix = default[default.rindex(".") :]
+                if filename.endswith(suffix) and any((f / filename).exists() for f in folders):
+                    framework = FRAMEWORKS[candidate]
+                    break
         if framework is None or framework.backend not in self.result.server.frameworks:
             return None
         return framework
 
-    def _execution_provider(self, model: ModelInfo, framework: Framework) -> str:
-        """CUDA for a KIND_GPU model given a GPU where ONNX Runtime has CUDA, else CPU."""
-        if not framework.cuda or not self.result.server.gpus:
-            return "CPU"
+    def _not_stood_in(self, model: ModelInfo, framework: Framework) -> str | None:
+        """Why the framework does not load this model in this run, or None where it does."""
+        filename = model.default_model_filename
+        reason = framework.not_stood_in_for(model.platform, filename)
+        if reason is not None:
+            return reason
+        if framework.gpu_only and not self.result.server.gpus:
+            return (
+                f"{framework.module} needs a GPU and this server has none: the model file was "
+                "not loaded, config validated only"
+            )
+        return None
+
+    def _framework_gpu(self, model: ModelInfo, framework: Framework) -> int | None:
+        """The GPU the framework runs the model on (None: the CPU)."""
+        if framework.gpu_words is None or not self.result.server.gpus:
+            return None
         try:
             text = (model.path / CONFIG_NAME).read_text(encoding="utf-8", errors="replace")
         except OSError:
-            return "CPU"
-        if "KIND_GPU" not in text:
-            return "CPU"
-        try:
-            import onnxruntime  # type: ignore[import-untyped,unused-ignore]
-
-            available = list(onnxruntime.get_available_providers())
-        except Exception:
-            return "CPU"
-        return "CUDA" if "CUDAExecutionProvider" in available else "CPU"
+            return None
+        return framework_gpu(text, framework)
 
     def _stub_python(self, model: ModelInfo) -> bool:
         """Serve a python model by the stand-in backend (its model.py is never run); only when
@@ -838,15 +859,29 @@ def _attribution_text(attributed: Attributed | None) -> str:
     return text
 
 
-def framework_status(backend: str, version: str, provider: str = "CPU") -> str:
+def framework_status(backend: str, version: str, gpu: int | None = None) -> str:
     """``loaded by onnxruntime 1.20.1 standing in for Triton's onnxruntime backend (CPU
-    execution provider)``."""
+    execution provider)``, ``loaded by torch 2.5.1 standing in for Triton's pytorch backend
+    (on cuda:0)``."""
     framework = FRAMEWORKS[backend]
-    device = framework.device.format(provider=provider)
+    device = framework.device_words(gpu)
     return (
         f"loaded by {framework.module} {version} standing in for Triton's {backend} backend "
         f"({device})"
     )
+
+
+def framework_gpu(config_text: str, framework: Framework) -> int | None:
+    """The GPU a framework runs a model on, on a server with GPUs: for a KIND_GPU model (or
+    one whose config names no kind: the server makes it KIND_GPU where it has a GPU) and a
+    framework built with CUDA, the first of the config's ``gpus``, else 0; None: the CPU."""
+    if framework.gpu_words is None:
+        return None
+    on_gpu = "KIND_GPU" in config_text or not _CPU_KINDS.search(config_text)
+    if not on_gpu or not framework_has_cuda(framework):
+        return None
+    listed = _GPUS_LIST.search(config_text)
+    return int(listed.group(1)) if listed else 0
 
 
 def _choose_frameworks(info: ServerInfo, options: SmokeOptions) -> None:
@@ -860,7 +895,8 @@ def _choose_frameworks(info: ServerInfo, options: SmokeOptions) -> None:
     for backend, framework in FRAMEWORKS.items():
         version = framework_version(framework)
         if version is None:
-            missing.append(backend)
+            if not framework.gpu_only or info.gpus:  # without a GPU it would not load either
+                missing.append(backend)
         else:
             info.frameworks[backend] = version
     info.frameworks_missing = tuple(missing)
@@ -890,7 +926,9 @@ def _has_model_files(model: ModelInfo, framework: Framework) -> bool:
             return False  # the server reads another folder (``-1`` is read as 2**64 - 1)
         path = folder / filename
         if path.is_dir():
-            path = path / framework.model_filename
+            if framework.folder_file is None:
+                return False
+            path = path / framework.folder_file
         try:
             if not path.is_file() or not path.read_bytes().strip():
                 return False
