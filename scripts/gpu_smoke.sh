@@ -78,24 +78,25 @@ import sys
 
 report = json.load(open(sys.argv[1]))
 expected = json.load(open(sys.argv[2]))
-smoke = report.get("smoke", report)
-models = smoke.get("models", [])
-for model in models:
-    name = model.get("name")
+print(f"server: {report['server']['description']}; GPUs: {report['server']['gpus']}")
+print(f"frameworks: {report['server']['frameworks']}")
+for model in report["models"]:
+    name = model["name"]
+    print(f"{name:<14} {model['status_text']}")
+    if model.get("message"):
+        print(f"{'':<14} message: {model['message'][:400]}")
     where = ", ".join(
-        f"{instance.get('name')} on {instance.get('device')}"
-        for instance in model.get("instances", [])
+        f"{instance['name']} on {instance['device']}" for instance in model.get("instances", [])
     )
-    print(f"{name:<14} {model.get('status_text') or model.get('status')}")
-    for key in ("detail", "inference"):
-        if model.get(key):
-            print(f"{'':<14} {key}: {model[key]}")
     print(f"{'':<14} instances: {where or '(none reported)'}")
+    if model.get("inference"):
+        print(f"{'':<14} inference: {model['inference']['text']}")
     want = expected["expected"].get(name)
-    print(f"{'':<14} expected: {want}, got: {model.get('status')}")
+    verdict = "as expected" if want == model["status"] else "NOT AS EXPECTED"
+    print(f"{'':<14} expected {want}, got {model['status']}: {verdict}")
 for name, reason in expected["skipped"].items():
     print(f"{name:<14} left out: {reason}")
-for finding in report.get("diagnostics", []):
-    print(f"{finding.get('path')}:{finding.get('line')}: {finding.get('code')} {finding.get('message')[:300]}")
+for finding in report["findings"]:
+    print(f"{finding['path']}:{finding.get('line')}: {finding['code']} {finding['message'][:300]}")
 PY
 step "done"

@@ -27,7 +27,7 @@ from pathlib import Path
 SHAPE = [4]
 
 PYTHON_MODEL = textwrap.dedent(
-    '''\
+    """\
     import numpy as np
     import triton_python_backend_utils as pb_utils
 
@@ -43,7 +43,7 @@ PYTHON_MODEL = textwrap.dedent(
                     )
                 )
             return responses
-    '''
+    """
 )
 
 
@@ -176,7 +176,7 @@ def main(dest: Path) -> int:
     if onnx_bytes is not None and importlib.util.find_spec("tensorrt") is not None and gpus:
         try:
             plan = tensorrt_plan(onnx_bytes)
-        except Exception as error:  # noqa: BLE001 - reported, the rest still runs
+        except Exception as error:  # reported; the other models are still run
             skipped["gpu_plan"] = f"TensorRT could not build a plan here: {error}"
         else:
             write(
