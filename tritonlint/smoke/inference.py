@@ -278,7 +278,8 @@ class OutputSpans:
 
 
 def output_spans(config: Path) -> dict[str, Span]:
-    """Output name -> the span of its ``{ name: ... }`` entry in ``config``."""
+    """Output name -> the span of the ``name: ...`` field of its entry in ``config`` (the
+    entry's own span covers the whole ``output [ ... ]`` list)."""
     from tritonlint.document import load_config
     from tritonlint.schema.releases import load_schema
 
@@ -292,7 +293,7 @@ def output_spans(config: Path) -> dict[str, Span]:
         return {}
     spans: dict[str, Span] = {}
     for index, output in enumerate(message.output):  # type: ignore[attr-defined]
-        location = bound.source_map.get(("output", index))
+        location = bound.source_map.nearest(("output", index, "name"))
         if location is not None:
             spans.setdefault(output.name, location.field)
     return spans
