@@ -11,7 +11,7 @@ judges a load by a few rules of its own, read from the model's config.pbtxt:
 A loaded model gives its config (``GET /v2/models/<m>/config``, read by tritonlint's own parser)
 and answers an inference request with zeros for every configured output, in the binary tensor
 extension, unless its config has a line ``# fake-infer-error: MESSAGE`` (an error, HTTP 400) or
-``# fake-answer: JSON`` (that JSON object as the whole answer: outputs with ``data``); ``\n``
+``# fake-infer-hang: `` (no answer ever), ``# fake-answer: JSON`` (that JSON object as the whole answer: outputs with ``data``); ``\n``
 in MESSAGE is a new line.
 
 Environment: $FAKE_TRITON_LOG (a JSON-lines file: each start, each load with the config seen),
@@ -124,6 +124,8 @@ _SIZES = {"BOOL": 1, "UINT8": 1, "INT8": 1, "UINT16": 2, "INT16": 2, "FP16": 2, 
 
 def answer_infer(model: str) -> tuple[int, bytes, int | None]:
     """Status, body and JSON header length of the model's answer."""
+    if directive(model, "infer-hang") is not None:
+        time.sleep(3600)
     error = directive(model, "infer-error")
     if error is not None:
         return 400, json.dumps({"error": error}).encode(), None

@@ -127,10 +127,10 @@ def _judge(
     problems = check_answer(config, outputs)
     if not problems:
         count = len(config.get("output") or [])
-        return Inference(
-            InferenceState.ANSWERED,
-            f"answered: {count} output{'' if count == 1 else 's'} as configured",
-        )
+        text = f"answered: {count} output{'' if count == 1 else 's'} as configured"
+        if count == 0:
+            text = "answered (the config names no output to check)"
+        return Inference(InferenceState.ANSWERED, text)
     spans = OutputSpans(target.folder / "config.pbtxt")
     diagnostics = []
     for problem in problems:

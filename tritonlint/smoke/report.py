@@ -155,6 +155,7 @@ def summary_lines(result: SmokeResult) -> list[Text]:
     if result.share is not None:
         lines.append(_share_line(result))
     lines.append(_outcome_line(result))
+    lines += _inference_lines(result)
     lines += _adjustment_lines(result)
     lines += _model_file_lines(result)
     return lines
@@ -217,16 +218,24 @@ def _outcome_line(result: SmokeResult) -> Text:
     ]
     if failed:
         text.append(" Not loaded: " + ", ".join(failed) + ".")
-    inferred = Counter(m.inference.state for m in result.models if m.inference is not None)
-    if inferred:
-        answered = inferred[InferenceState.ANSWERED]
-        text.append(f" Inference: {answered} answered as configured")
-        if inferred[InferenceState.FAILED]:
-            text.append(f", {inferred[InferenceState.FAILED]} failed")
-        if inferred[InferenceState.NOT_INFERRED]:
-            text.append(f", {inferred[InferenceState.NOT_INFERRED]} not inferred")
-        text.append(".")
     return text
+
+
+def _inference_lines(result: SmokeResult) -> list[Text]:
+    """``Inference: 3 of 4 models answered as configured, 1 failed.`` (none: nothing sent)."""
+    inferred = Counter(m.inference.state for m in result.models if m.inference is not None)
+    if not inferred:
+        return []
+    total = sum(inferred.values())
+    answered = inferred[InferenceState.ANSWERED]
+    text = Text.assemble(("Inference: ", "bold"))
+    text.append(f"{answered} of {plural(total, 'model')} answered as configured")
+    if inferred[InferenceState.FAILED]:
+        text.append(f", {inferred[InferenceState.FAILED]} failed")
+    if inferred[InferenceState.NOT_INFERRED]:
+        text.append(f", {inferred[InferenceState.NOT_INFERRED]} not inferred")
+    text.append(" (one request each; --no-infer sends none).")
+    return [text]
 
 
 def _adjustment_lines(result: SmokeResult) -> list[Text]:
