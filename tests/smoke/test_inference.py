@@ -295,3 +295,8 @@ def test_a_model_that_does_not_answer_in_time_is_a_finding_and_the_server_is_res
     assert len(fake_server.pids()) == 2  # started afresh for the next model
     states = {m.name: m.inference.state for m in result.models if m.inference}
     assert states["good"] is InferenceState.ANSWERED
+
+
+def test_a_config_without_inputs_and_outputs_is_not_inferred(tmp_path: Path) -> None:
+    made = build_request({"name": "m", "max_batch_size": 0}, tmp_path)
+    assert made == NotInferred("the config names no input and no output")

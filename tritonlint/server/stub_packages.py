@@ -24,7 +24,8 @@ import site
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from tritonlint.programs import NEUTRAL_FOLDER
@@ -43,9 +44,12 @@ class StubPackagesError(RuntimeError):
     """No numpy<2 for the stub: python-backend models answer wrongly, so none is inferred."""
 
 
-def stub_packages_dir(environ: Mapping[str, str] | None = None) -> Path:
+def stub_packages_dir(
+    environ: Mapping[str, str] | None = None,
+    busy: Callable[[str], AbstractContextManager[object]] | None = None,
+) -> Path:
     """The folder with numpy<2 for the stub (``$TRITONLINT_STUB_PACKAGES``, else the cache's,
-    made on first use)."""
+    made on first use, with ``busy`` shown meanwhile)."""
     env = os.environ if environ is None else environ
     given = env.get(STUB_PACKAGES_ENV)
     if given:
@@ -63,7 +67,9 @@ def stub_packages_dir(environ: Mapping[str, str] | None = None) -> Path:
     cache.mkdir(parents=True, exist_ok=True)
     with locked(cache / ".lock"):
         if not _has_numpy1(target):
-            _install(target)
+            shown = busy or (lambda _text: nullcontext())
+            with shown(f"Installing {NUMPY_REQUIREMENT} for the python backend's stub"):
+                _install(target)
     return target
 
 

@@ -128,8 +128,6 @@ def _judge(
     if not problems:
         count = len(config.get("output") or [])
         text = f"answered: {count} output{'' if count == 1 else 's'} as configured"
-        if count == 0:
-            text = "answered (the config names no output to check)"
         return Inference(InferenceState.ANSWERED, text)
     spans = OutputSpans(target.folder / "config.pbtxt")
     diagnostics = []

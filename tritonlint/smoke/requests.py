@@ -102,6 +102,8 @@ def build_request(config: Mapping[str, Any], model_dir: Path) -> InferRequest | 
     """The request for the model whose loaded config is ``config`` (its folder: ``model_dir``)."""
     batching = int(config.get("max_batch_size") or 0) > 0
     outputs = tuple(str(o.get("name", "")) for o in config.get("output") or [])
+    if not outputs and not config.get("input"):
+        return NotInferred("the config names no input and no output")
     parameters: dict[str, object] = {}
     if config.get("sequence_batching") is not None:
         # One sequence of one request: the server sets the START, END and READY controls.

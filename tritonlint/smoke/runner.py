@@ -488,8 +488,7 @@ class _Run:
         if not self.options.infer:
             return None
         try:
-            with self.reporter.busy("Installing numpy<2 for the python backend's stub"):
-                packages = stub_packages_dir()
+            packages = stub_packages_dir(busy=self.reporter.busy)
             return stub_environment(self.work / "stub-env", packages)
         except (StubPackagesError, OSError) as error:
             self.stub_packages_error = str(error)
