@@ -300,3 +300,33 @@ def test_a_model_that_does_not_answer_in_time_is_a_finding_and_the_server_is_res
 def test_a_config_without_inputs_and_outputs_is_not_inferred(tmp_path: Path) -> None:
     made = build_request({"name": "m", "max_batch_size": 0}, tmp_path)
     assert made == NotInferred("the config names no input and no output")
+
+
+def test_a_prepared_stub_packages_folder_needs_numpy_1(tmp_path: Path) -> None:
+    from tritonlint.server.stub_packages import StubPackagesError, stub_packages_dir
+
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(StubPackagesError, match=r"holds no numpy<2 .*TRITONLINT_STUB_PACKAGES"):
+        stub_packages_dir({"TRITONLINT_STUB_PACKAGES": str(empty)})
+    (empty / "numpy").mkdir()
+    (empty / "numpy-1.26.4.dist-info").mkdir()
+    assert stub_packages_dir({"TRITONLINT_STUB_PACKAGES": str(empty)}) == empty
+
+
+def test_the_stubs_environment_puts_numpy_1_before_this_environment(tmp_path: Path) -> None:
+    import site
+    import sys
+
+    from tritonlint.server.stub_packages import stub_environment
+
+    python = stub_environment(tmp_path / "env", tmp_path / "packages")
+    assert python == tmp_path / "env" / "bin" / "python"
+    assert python.resolve() == Path(sys._base_executable).resolve()
+    cfg = (tmp_path / "env" / "pyvenv.cfg").read_text()
+    assert "include-system-site-packages = false" in cfg
+    minor = f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    pth = (tmp_path / "env" / "lib" / minor / "site-packages" / "tritonlint-stub.pth").read_text()
+    lines = pth.splitlines()
+    assert lines[0] == str(tmp_path / "packages")
+    assert f"site.addsitedir({site.getsitepackages()[0]!r})" in lines[1]

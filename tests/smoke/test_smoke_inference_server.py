@@ -195,3 +195,23 @@ def test_the_stub_answers_with_the_right_data(
     header = json.loads(answer.body[: answer.header_length])
     assert header["outputs"][0]["shape"] == [1, 3]
     assert struct.unpack("<3f", answer.body[answer.header_length :]) == (1.0, 1.0, 1.0)
+
+
+def test_without_numpy_1_python_backend_models_are_not_inferred(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    root = make_tree(tmp_path / "models", _python("good", _PLUS_ONE))
+    shutil.copytree(FIXTURES / "resnet_onnx", root / "resnet_onnx")
+    empty = tmp_path / "no-packages"
+    empty.mkdir()
+    monkeypatch.setenv("TRITONLINT_STUB_PACKAGES", str(empty))
+    result = run_smoke(root, SmokeOptions())
+    assert result.diagnostics == []
+    for model in result.models:
+        assert model.status.loaded, model
+        assert model.inference is not None
+        assert model.inference.state is InferenceState.NOT_INFERRED
+        assert model.inference.text.startswith(
+            "not inferred: the python backend's stub has no numpy<2: $TRITONLINT_STUB_PACKAGES "
+        )
+        assert "pip install --target DIR 'numpy<2'" in model.inference.text
