@@ -34,6 +34,9 @@ class StageRule(str, Enum):
     SMOKE_NEEDS_GPU = "smoke-needs-gpu"
     SMOKE_LOAD_TIMEOUT = "smoke-load-timeout"
     SMOKE_SERVER_CRASHED = "smoke-server-crashed"
+    SMOKE_INFER_FAILED = "smoke-infer-failed"
+    SMOKE_OUTPUT_MISMATCH = "smoke-output-mismatch"
+    SMOKE_OUTPUT_MISSING = "smoke-output-missing"
     # schema: the binder
     UNKNOWN_FIELD = "unknown-field"
     WRONG_VALUE_TYPE = "wrong-value-type"

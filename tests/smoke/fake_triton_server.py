@@ -8,6 +8,12 @@ judges a load by a few rules of its own, read from the model's config.pbtxt:
   ``libtriton_NAME.so`` in the model folder, else the server's missing-backend message;
 * ``KIND_GPU`` needs $FAKE_TRITON_GPUS=1, else the server's no-GPU message.
 
+A loaded model gives its config (``GET /v2/models/<m>/config``, read by tritonlint's own parser)
+and answers an inference request with zeros for every configured output, in the binary tensor
+extension, unless its config has a line ``# fake-infer-error: MESSAGE`` (an error, HTTP 400) or
+``# fake-infer-hang: `` (no answer ever), ``# fake-answer: JSON`` (that JSON object as the whole answer: outputs with ``data``); ``\n``
+in MESSAGE is a new line.
+
 Environment: $FAKE_TRITON_LOG (a JSON-lines file: each start, each load with the config seen),
 $FAKE_TRITON_HANG and $FAKE_TRITON_CRASH (comma-separated models whose load never answers, or
 makes the process exit), $FAKE_TRITON_EXIT (exit at once, as a server that cannot start).
@@ -84,6 +90,69 @@ def judge(model: str) -> tuple[int, str]:
     return 200, ""
 
 
+def model_config(model: str) -> dict[str, object] | None:
+    """The config as the server's JSON gives it (enum names, 64-bit integers as strings)."""
+    from google.protobuf.json_format import MessageToDict
+
+    from tritonlint.document import load_config
+    from tritonlint.schema.releases import load_schema
+
+    document = load_config(REPOSITORY / model / "config.pbtxt", load_schema())
+    message = document.config
+    if message is None:
+        return None
+    config = MessageToDict(message, preserving_proto_field_name=True)
+    config.setdefault("name", model)
+    return config
+
+
+def directive(model: str, name: str) -> str | None:
+    try:
+        config = (REPOSITORY / model / "config.pbtxt").read_text()
+    except OSError:
+        return None
+    found = re.search(rf"^# fake-{name}: (.*)$", config, re.MULTILINE)
+    if found is None:
+        return None
+    # (``\n`` in the line: a new line, as in a traceback.)
+    return found.group(1).replace("{repository}", str(REPOSITORY)).replace("\\n", "\n")
+
+
+_SIZES = {"BOOL": 1, "UINT8": 1, "INT8": 1, "UINT16": 2, "INT16": 2, "FP16": 2, "BF16": 2,
+          "UINT32": 4, "INT32": 4, "FP32": 4, "UINT64": 8, "INT64": 8, "FP64": 8}  # fmt: skip
+
+
+def answer_infer(model: str) -> tuple[int, bytes, int | None]:
+    """Status, body and JSON header length of the model's answer."""
+    if directive(model, "infer-hang") is not None:
+        time.sleep(3600)
+    error = directive(model, "infer-error")
+    if error is not None:
+        return 400, json.dumps({"error": error}).encode(), None
+    answer = directive(model, "answer")
+    if answer is not None:
+        return 200, answer.encode(), None
+    config = model_config(model) or {}
+    batching = int(config.get("max_batch_size") or 0) > 0
+    outputs, data = [], b""
+    for output in config.get("output") or []:  # type: ignore[attr-defined]
+        dims = [max(int(d), 1) for d in output.get("dims", [])]
+        shape = [1, *dims] if batching else dims
+        datatype = output.get("data_type", "TYPE_FP32").removeprefix("TYPE_")
+        count = 1
+        for d in shape:
+            count *= d
+        if datatype == "STRING":
+            datatype, blob = "BYTES", b"\0\0\0\0" * count
+        else:
+            blob = bytes(_SIZES[datatype] * count)
+        outputs.append({"name": output["name"], "datatype": datatype, "shape": shape,
+                        "parameters": {"binary_data_size": len(blob)}})  # fmt: skip
+        data += blob
+    header = json.dumps({"model_name": model, "outputs": outputs}).encode()
+    return 200, header + data, len(header)
+
+
 class Handler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: object) -> None:
         pass
@@ -96,8 +165,21 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def send(self, status: int, body: bytes, header_length: int | None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", "application/octet-stream")
+        if header_length is not None:
+            self.send_header("Inference-Header-Content-Length", str(header_length))
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_GET(self) -> None:
-        if self.path == "/v2/health/live":
+        config = re.fullmatch(r"/v2/models/([^/]+)/config", self.path)
+        if config:
+            found = model_config(config.group(1))
+            self.answer(200 if found else 404, found or {"error": "no such model"})
+        elif self.path == "/v2/health/live":
             self.answer(200, {})
         elif self.path == "/v2":
             self.answer(200, {"name": "triton", "version": VERSION, "extensions": []})
@@ -108,9 +190,13 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         self.rfile.read(length)
         match = re.fullmatch(r"/v2/repository/models/([^/]+)/load", self.path)
+        infer = re.fullmatch(r"/v2/models/([^/]+)/infer", self.path)
         if match:
             status, error = judge(match.group(1))
             self.answer(status, {"error": error} if error else {})
+        elif infer:
+            record({"event": "infer", "pid": os.getpid(), "model": infer.group(1)})
+            self.send(*answer_infer(infer.group(1)))
         elif self.path == "/v2/repository/index":
             self.answer(200, [])
         else:

@@ -886,7 +886,7 @@ def test_the_table_wraps_long_messages_at_80_columns_and_cuts_nothing(
     assert "…" not in table
     details = _cells(table, 2)  # wrapped at spaces and inside the path, all of it there
     assert details[0] == "".join(f"TL030 (TL218 missing-label-file): {why}".split())
-    assert details[1] == ""
+    assert details[1] == "notinferred:theconfignamesnoinputandnooutput"
 
 
 def test_the_summary_counts_in_words(

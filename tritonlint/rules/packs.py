@@ -70,8 +70,9 @@ PACKS: tuple[Pack, ...] = (
         "smoke",
         (
             "what a real tritonserver said when the smoke stage loaded the model: refused (with "
-            "the rule that predicts the message), backend missing, needs a GPU, timed out, crashed "
-            "([docs/smoke.md](docs/smoke.md))"
+            "the rule that predicts the message), backend missing, needs a GPU, timed out, "
+            "crashed; and how the loaded model answered one inference request: failed, an output "
+            "not as configured, an output missing ([docs/smoke.md](docs/smoke.md))"
         ),
         (smoke,),
     ),

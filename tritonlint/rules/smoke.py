@@ -183,3 +183,153 @@ SMOKE_SERVER_CRASHED = declare(
               return []
     """,
 )
+
+SMOKE_INFER_FAILED = declare(
+    "TL035",
+    StageRule.SMOKE_INFER_FAILED,
+    Severity.ERROR,
+    summary="the loaded model could not answer one inference request",
+    explanation="""
+    After a model loads, the smoke stage sends it one inference request made from its config
+    (zeros of each input's data type and `dims`, `-1` as 1, a batch of 1 when `max_batch_size`
+    is above 0; the first `model_warmup` sample where the config has one) and the server
+    answered with an error, or not within `--infer-timeout`. An exception in a python model's
+    `execute()` is placed at its line in `model.py`; other errors (a framework refusing the
+    tensors, a step of an ensemble failing) at the model's config. The message is the server's.
+    A model whose request cannot be made (no dims, a shape tensor, a decoupled model whose
+    inputs have no JSON form) is reported as not inferred, never as this finding.
+    `--no-infer` sends no request.
+    """,
+    bad="""
+    $ tritonlint smoke model_repository
+    model_repository/tokenizer/config.pbtxt:
+      name: "tokenizer"
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "TEXT", data_type: TYPE_STRING, dims: [ 1 ] } ]
+      output [ { name: "IDS", data_type: TYPE_INT64, dims: [ -1 ] } ]
+    model_repository/tokenizer/1/model.py:
+      class TritonPythonModel:
+          def execute(self, requests):
+              raise ValueError("no vocabulary loaded")
+    """,
+    good="""
+    $ tritonlint smoke model_repository
+    model_repository/tokenizer/config.pbtxt:
+      name: "tokenizer"
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "TEXT", data_type: TYPE_STRING, dims: [ 1 ] } ]
+      output [ { name: "IDS", data_type: TYPE_INT64, dims: [ -1 ] } ]
+    model_repository/tokenizer/1/model.py:
+      import numpy as np
+      import triton_python_backend_utils as pb_utils
+
+
+      class TritonPythonModel:
+          def execute(self, requests):
+              ids = pb_utils.Tensor("IDS", np.zeros((1, 4), dtype=np.int64))
+              return [pb_utils.InferenceResponse([ids]) for _ in requests]
+    """,
+)
+
+SMOKE_OUTPUT_MISMATCH = declare(
+    "TL036",
+    StageRule.SMOKE_OUTPUT_MISMATCH,
+    Severity.ERROR,
+    summary="an output came back with another data type, shape or size than configured",
+    explanation="""
+    The model answered the smoke stage's request, but an output is not what its `output`
+    entry says: another data type, a shape that does not match `dims` (`-1` matches any size;
+    behind the batch dimension when `max_batch_size` is above 0), or data of another size than
+    the shape holds. Clients size their buffers by the config, and the python backend does not
+    check what `execute()` returns against it (a float64 array for `TYPE_FP32` comes back as
+    FP64). Fix the config (a dynamic dimension is `-1`) or the model. Placed at the output's
+    entry in config.pbtxt, with what came back.
+    """,
+    bad="""
+    $ tritonlint smoke model_repository
+    model_repository/classifier/config.pbtxt:
+      name: "classifier"
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE", data_type: TYPE_FP32, dims: [ 3 ] } ]
+      output [ { name: "SCORES", data_type: TYPE_FP32, dims: [ 1000 ] } ]
+    model_repository/classifier/1/model.py:
+      import numpy as np
+      import triton_python_backend_utils as pb_utils
+
+
+      class TritonPythonModel:
+          def execute(self, requests):
+              scores = pb_utils.Tensor("SCORES", np.zeros((1, 1001), dtype=np.float32))
+              return [pb_utils.InferenceResponse([scores]) for _ in requests]
+    """,
+    good="""
+    $ tritonlint smoke model_repository
+    model_repository/classifier/config.pbtxt:
+      name: "classifier"
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE", data_type: TYPE_FP32, dims: [ 3 ] } ]
+      output [ { name: "SCORES", data_type: TYPE_FP32, dims: [ 1001 ] } ]
+    model_repository/classifier/1/model.py:
+      import numpy as np
+      import triton_python_backend_utils as pb_utils
+
+
+      class TritonPythonModel:
+          def execute(self, requests):
+              scores = pb_utils.Tensor("SCORES", np.zeros((1, 1001), dtype=np.float32))
+              return [pb_utils.InferenceResponse([scores]) for _ in requests]
+    """,
+)
+
+SMOKE_OUTPUT_MISSING = declare(
+    "TL037",
+    StageRule.SMOKE_OUTPUT_MISSING,
+    Severity.ERROR,
+    summary="a configured output did not come back from the model",
+    explanation="""
+    The smoke stage asked for every output of the config and one did not come back. The
+    python backend silently drops a tensor whose name the config does not know, so a tensor
+    misnamed in `execute()` reaches no client, and the answer is still a success (HTTP 200).
+    Placed at the output's entry in config.pbtxt, with the outputs that did come back.
+    """,
+    bad="""
+    $ tritonlint smoke model_repository
+    model_repository/classifier/config.pbtxt:
+      name: "classifier"
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE", data_type: TYPE_FP32, dims: [ 3 ] } ]
+      output [ { name: "SCORES", data_type: TYPE_FP32, dims: [ 10 ] } ]
+    model_repository/classifier/1/model.py:
+      import numpy as np
+      import triton_python_backend_utils as pb_utils
+
+
+      class TritonPythonModel:
+          def execute(self, requests):
+              scores = pb_utils.Tensor("SCORE", np.zeros((1, 10), dtype=np.float32))
+              return [pb_utils.InferenceResponse([scores]) for _ in requests]
+    """,
+    good="""
+    $ tritonlint smoke model_repository
+    model_repository/classifier/config.pbtxt:
+      name: "classifier"
+      backend: "python"
+      max_batch_size: 8
+      input [ { name: "IMAGE", data_type: TYPE_FP32, dims: [ 3 ] } ]
+      output [ { name: "SCORES", data_type: TYPE_FP32, dims: [ 10 ] } ]
+    model_repository/classifier/1/model.py:
+      import numpy as np
+      import triton_python_backend_utils as pb_utils
+
+
+      class TritonPythonModel:
+          def execute(self, requests):
+              scores = pb_utils.Tensor("SCORES", np.zeros((1, 10), dtype=np.float32))
+              return [pb_utils.InferenceResponse([scores]) for _ in requests]
+    """,
+)

@@ -187,8 +187,9 @@ class TritonServer:
         if env.get("LD_LIBRARY_PATH"):
             libs.append(env["LD_LIBRARY_PATH"])
         env["LD_LIBRARY_PATH"] = os.pathsep.join(libs)
-        # The python backend stub finds numpy through the python first on PATH. (Triton 2.51's
-        # python backend loads models with numpy 2 but needs numpy<2 to run inferences.)
+        # The python backend stub finds its packages through the python first on PATH (it
+        # ignores PYTHONPATH). Triton 2.51's python backend loads models with numpy 2 but needs
+        # numpy<2 to run inferences: see tritonlint.server.stub_packages.
         python_bin = str(self.python_executable.parent)
         env["PATH"] = os.pathsep.join([python_bin, env.get("PATH", os.defpath)])
         return env

@@ -126,7 +126,7 @@ def provision(wheel: Path | None = None, *, quiet: bool = True) -> TritonInstall
     """
     cache = server_cache_dir()
     cache.mkdir(parents=True, exist_ok=True)
-    with _locked(cache / ".lock"):
+    with locked(cache / ".lock"):
         install = find_cached()
         if install is None:
             local = wheel or _wheel_from_env()
@@ -226,7 +226,7 @@ def _same_bytes(a: Path, b: Path) -> bool:
 
 
 @contextmanager
-def _locked(lock_file: Path) -> Iterator[None]:
+def locked(lock_file: Path) -> Iterator[None]:
     """Hold an exclusive advisory lock so that parallel runs provision only once."""
     with open(lock_file, "a+b") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)

@@ -39,7 +39,7 @@ from tritonlint.report.output import ReportNotWritten, deliver, write_report
 from tritonlint.report.text_report import render_text
 from tritonlint.rules.registry import by_code
 from tritonlint.smoke.mapping import in_folder
-from tritonlint.smoke.options import DEFAULT_TIMEOUT, SmokeUsageError
+from tritonlint.smoke.options import DEFAULT_INFER_TIMEOUT, DEFAULT_TIMEOUT, SmokeUsageError
 from tritonlint.smoke.report import plural, render_smoke_json, smoke_table, summary_lines
 from tritonlint.smoke.runner import (
     Reporter,
@@ -61,6 +61,8 @@ def smoke_options(args: argparse.Namespace, **more: object) -> SmokeOptions:
         gpus=args.gpus,
         timeout=args.smoke_timeout or DEFAULT_TIMEOUT,
         total_timeout=args.total_timeout,
+        infer=args.infer is not False,
+        infer_timeout=args.infer_timeout or DEFAULT_INFER_TIMEOUT,
         **more,  # type: ignore[arg-type]
     )
 

@@ -13,6 +13,7 @@ from tritonlint.exit_status import add_fail_options
 
 FORMATS = ("text", "json", "sarif", "github", "junit")
 DEFAULT_TIMEOUT = 120.0
+DEFAULT_INFER_TIMEOUT = 30.0
 
 
 class SmokeUsageError(Exception):
@@ -28,6 +29,8 @@ _CHECK_ONLY_WITH_SMOKE = {
     "framework_backends": "--framework-backends",
     "smoke_timeout": "--timeout",
     "total_timeout": "--total-timeout",
+    "infer": "--infer",
+    "infer_timeout": "--infer-timeout",
 }
 
 
@@ -122,6 +125,21 @@ def add_smoke_options(parser: argparse.ArgumentParser, *, in_check: bool = False
         metavar="SECONDS",
         default=None,
         help="the most the whole smoke stage may take, server start included (default: none)",
+    )
+    group.add_argument(
+        "--infer",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="send each loaded model one inference request made from its config (or its "
+        "model_warmup sample) and check the answer against its outputs (default: on; "
+        "--no-infer only loads)",
+    )
+    group.add_argument(
+        "--infer-timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        default=None,
+        help=f"the most one model's inference may take (default: {DEFAULT_INFER_TIMEOUT:g})",
     )
 
 

@@ -18,6 +18,7 @@ from rich.text import Text
 from tritonlint.paths import display_path
 from tritonlint.report.json_report import to_json_object
 from tritonlint.server.framework_backends import FRAMEWORKS
+from tritonlint.smoke.inference import InferenceState
 from tritonlint.smoke.runner import (
     FLAG_CPU_ONLY,
     FLAG_GPUS,
@@ -85,6 +86,17 @@ def _model_detail(model: ModelResult) -> str:
     return _detail(model.message)
 
 
+def _inference_detail(model: ModelResult) -> str:
+    """What became of the model's inference: answered, not inferred (why), or the findings."""
+    inference = model.inference
+    if inference is None:
+        return ""
+    codes = sorted({d.code for d in inference.diagnostics})
+    if codes and inference.state is InferenceState.FAILED:
+        return f"{', '.join(codes)}: {' '.join(inference.text.split())}"
+    return inference.text
+
+
 def smoke_table(results: Sequence[SmokeResult]) -> Table:
     """One row per model: status, what was adjusted or why it was not loaded, load time.
 
@@ -101,7 +113,7 @@ def smoke_table(results: Sequence[SmokeResult]) -> Table:
     table.add_column("time", justify="right", no_wrap=True)
     for result in results:
         for model in result.models:
-            details = [_model_detail(model), *model.adjustments]
+            details = [_model_detail(model), _inference_detail(model), *model.adjustments]
             details = [line for line in details if line]
             row: list[str | Text] = [
                 model.name,
@@ -143,6 +155,7 @@ def summary_lines(result: SmokeResult) -> list[Text]:
     if result.share is not None:
         lines.append(_share_line(result))
     lines.append(_outcome_line(result))
+    lines += _inference_lines(result)
     lines += _adjustment_lines(result)
     lines += _model_file_lines(result)
     return lines
@@ -206,6 +219,23 @@ def _outcome_line(result: SmokeResult) -> Text:
     if failed:
         text.append(" Not loaded: " + ", ".join(failed) + ".")
     return text
+
+
+def _inference_lines(result: SmokeResult) -> list[Text]:
+    """``Inference: 3 of 4 models answered as configured, 1 failed.`` (none: nothing sent)."""
+    inferred = Counter(m.inference.state for m in result.models if m.inference is not None)
+    if not inferred:
+        return []
+    total = sum(inferred.values())
+    answered = inferred[InferenceState.ANSWERED]
+    text = Text.assemble(("Inference: ", "bold"))
+    text.append(f"{answered} of {plural(total, 'model')} answered as configured")
+    if inferred[InferenceState.FAILED]:
+        text.append(f", {inferred[InferenceState.FAILED]} failed")
+    if inferred[InferenceState.NOT_INFERRED]:
+        text.append(f", {inferred[InferenceState.NOT_INFERRED]} not inferred")
+    text.append(" (one request each; --no-infer sends none).")
+    return [text]
 
 
 def _adjustment_lines(result: SmokeResult) -> list[Text]:
@@ -340,6 +370,7 @@ def smoke_object(result: SmokeResult) -> dict[str, Any]:
                 "adjustments": list(model.adjustments),
                 "flags": list(model.flags),
                 "model_file": model.model_file,
+                "inference": _inference_object(model),
                 "attempts": model.attempts,
                 "seconds": round(model.seconds, 3),
             }
@@ -348,6 +379,17 @@ def smoke_object(result: SmokeResult) -> dict[str, Any]:
         "python_models_ran_model_py": result.python_models,
         "flags_needed": result.flags_needed(),
         "findings": [to_json_object(d) for d in result.diagnostics],
+    }
+
+
+def _inference_object(model: ModelResult) -> dict[str, Any] | None:
+    inference = model.inference
+    if inference is None:
+        return None
+    return {
+        "state": inference.state.value,
+        "text": inference.text,
+        "seconds": round(inference.seconds, 3),
     }
 
 

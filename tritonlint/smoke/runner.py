@@ -46,8 +46,14 @@ from tritonlint.server.prepare import (
 )
 from tritonlint.server.process import LoadOutcome, LoadStatus, ServerError, TritonServer
 from tritonlint.server.provision import ProvisionError
+from tritonlint.server.stub_packages import (
+    StubPackagesError,
+    stub_environment,
+    stub_packages_dir,
+)
 from tritonlint.server.stubs import PLATFORM_NAMES, StubError, native_stub_library
 from tritonlint.server.verdict import explain
+from tritonlint.smoke.inference import Inference, InferTarget, infer, not_inferred
 from tritonlint.smoke.mapping import Attributed, Attribution, attribute, in_folder, locate
 from tritonlint.smoke.model_files import model_file_notes
 from tritonlint.smoke.options import SmokeUsageError
@@ -167,6 +173,10 @@ class SmokeOptions:
     static: Sequence[Diagnostic] | None = None
     #: ``--shard I/N``: load only that share of the models (see :mod:`tritonlint.smoke.shard`).
     shard: Shard | None = None
+    #: One inference request per loaded model (``--no-infer``: none), each within
+    #: ``infer_timeout`` seconds (see :mod:`tritonlint.smoke.inference`).
+    infer: bool = True
+    infer_timeout: float = 30.0
 
 
 @dataclass(frozen=True)
@@ -201,6 +211,8 @@ class ModelResult:
     framework: tuple[str, str] | None = None
     #: The GPU the framework ran the model on (None: the CPU).
     framework_gpu: int | None = None
+    #: What became of its one inference request (None: not loaded, or ``--no-infer``).
+    inference: Inference | None = None
 
     @property
     def status_text(self) -> str:
@@ -270,7 +282,9 @@ class SmokeResult:
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
-        return [m.diagnostic for m in self.models if m.diagnostic is not None]
+        found = [m.diagnostic for m in self.models if m.diagnostic is not None]
+        found += [d for m in self.models if m.inference for d in m.inference.diagnostics]
+        return found
 
     def flags_needed(self) -> dict[str, list[str]]:
         """Option -> the models that loaded only thanks to it."""
@@ -363,6 +377,8 @@ class _Run:
         #: Why the server cannot be used any more (it could not be started again).
         self.broken: str | None = None
         self.static: dict[str, list[Diagnostic]] = {}
+        #: Why the embedded server's python backend stub has no numpy<2 (None: it has).
+        self.stub_packages_error: str | None = None
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -461,6 +477,7 @@ class _Run:
                 startup_timeout=timeout,
                 cleanup_paths=cleanup,
                 shm_prefix=shm_prefix,
+                python_executable=self._stub_interpreter(),
             )
         assert choice.binary is not None
         install = external_install(choice.binary)
@@ -472,6 +489,18 @@ class _Run:
             cleanup_paths=cleanup,
             shm_prefix=shm_prefix,
         )
+
+    def _stub_interpreter(self) -> Path | None:
+        """The python of an environment with numpy<2 for the embedded server's python backend
+        stub, where models are inferred (None: this Python)."""
+        if not self.options.infer:
+            return None
+        try:
+            packages = stub_packages_dir(busy=self.reporter.busy)
+            return stub_environment(self.work / "stub-env", packages)
+        except (StubPackagesError, OSError) as error:
+            self.stub_packages_error = str(error)
+            return None
 
     def _start(self, server: TritonServer) -> None:
         if self.options.total_timeout is not None:
@@ -572,7 +601,63 @@ class _Run:
             else:
                 result.message = note
         self._classify(result, outcome, model)
-        return self._finish(result)
+        self._finish(result)
+        if result.status.loaded and self.options.infer:
+            self._infer(result, model)
+        return result
+
+    def _infer(self, result: ModelResult, model: ModelInfo) -> None:
+        """Send the loaded model its one request (see :mod:`tritonlint.smoke.inference`)."""
+        assert self.server is not None and self.staged is not None
+        reason = self._why_not_inferred(result, model)
+        if reason is not None:
+            result.inference = not_inferred(reason)
+            return
+        client = self.server.client
+        assert client is not None
+        staged = self.staged
+        steps = [self.source / step for step in model.composing]
+        target = InferTarget(
+            result.name,
+            result.folder,
+            model.path,
+            (result.folder, *steps),
+            to_user_paths=staged.to_source_paths,
+            to_finding_paths=staged.to_repository_paths,
+        )
+        result.inference = infer(
+            client,
+            target,
+            timeout=self.options.infer_timeout,
+            server_label=self.result.server.label,
+        )
+        if result.inference.server_unusable:
+            self.dirty = True
+
+    def _why_not_inferred(self, result: ModelResult, model: ModelInfo) -> str | None:
+        """Why the loaded model gets no request: a stand-in that answers nothing serves it (or
+        a step of it), or its python backend's stub has no numpy<2 to answer with."""
+        assert self.staged is not None
+        done = {m.name: m for m in self.result.models}
+        done[result.name] = result
+        models = self.staged.models
+        pending, seen = [result.name], set()
+        while pending:
+            name = pending.pop()
+            seen.add(name)
+            found = done.get(name)
+            if found is None or not found.status.loaded:
+                return f"its step '{name}' is not loaded"
+            if found.status is ModelStatus.STUBBED:
+                who = "its backend" if name == result.name else f"its step '{name}'"
+                return f"{who} is a stand-in that answers nothing (config validated only)"
+            info = models.get(name)
+            python = (info is not None and info.is_python) or found.framework is not None
+            if python and self.stub_packages_error is not None:
+                return f"the python backend's stub has no numpy<2: {self.stub_packages_error}"
+            if info is not None:
+                pending += [step for step in info.composing if step not in seen]
+        return None
 
     def _classify(self, result: ModelResult, outcome: LoadOutcome, model: ModelInfo) -> None:
         assert self.staged is not None
