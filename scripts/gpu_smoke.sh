@@ -9,7 +9,8 @@
 # $PYTHON (default python3) is used and the server comes from its cache.
 #
 # The frameworks come from the Python environment of $PYTHON (torch, onnx, onnxruntime or
-# onnxruntime-gpu, tensorrt): its site-packages are put on the python backend stub's path.
+# onnxruntime-gpu, tensorrt): with a bundle, tritonlint's own environment reads that one's
+# site-packages after its own (a .pth file), which is what the python backend's stub sees.
 # The repository (scripts/gpu_smoke/make_repository.py) holds a KIND_GPU python model, a
 # KIND_GPU ONNX model, a TorchScript model on the GPU, a TensorRT plan built here, a model on a
 # GPU this machine lacks, and an ensemble over them; a model whose framework is missing is left
@@ -28,7 +29,6 @@ step() { printf '\n== %s (%ss)\n' "$1" $((SECONDS - started)); }
 step "machine"
 nvidia-smi -L 2>/dev/null || echo "nvidia-smi: no GPU listed"
 "$python" --version
-frameworks_path=$("$python" -c 'import site, sys; print(":".join(site.getsitepackages()))')
 "$python" - <<'PY' || true
 import importlib.metadata as m
 for name in ("numpy", "onnx", "onnxruntime", "onnxruntime-gpu", "torch", "tensorrt", "tensorrt-cu12"):
@@ -47,12 +47,15 @@ if [[ -n $bundle ]]; then
     export TRITONLINT_CACHE=$work/cache
     mkdir -p "$TRITONLINT_CACHE/tritonserver-2.51.0"
     tar -C "$TRITONLINT_CACHE/tritonserver-2.51.0" -xJf "$bundle/tritonserver.tar.xz"
+    # The frameworks of $PYTHON's environment, after tritonlint's own packages.
+    "$python" -c 'import site; print("\n".join(site.getsitepackages()))' \
+        >"$("$tritonlint_python" -c 'import sysconfig; print(sysconfig.get_path("purelib"))')/gpu-smoke-frameworks.pth"
     # The python backend's stub needs numpy<2 to answer inferences; the bundle holds one.
     numpy_wheel=$(ls "$bundle"/wheels/numpy-1.*.whl 2>/dev/null | head -1 || true)
     if [[ -n $numpy_wheel ]]; then
-        "$work/venv/bin/python" -I -m pip install --quiet --no-index --no-deps \
-            --target "$work/stub-numpy" "$numpy_wheel"
-        frameworks_path=$work/stub-numpy:$frameworks_path
+        "$tritonlint_python" -I -m pip install --quiet --no-index --no-deps \
+            --target "$work/stub-packages" "$numpy_wheel"
+        export TRITONLINT_STUB_PACKAGES=$work/stub-packages
     fi
 else
     tritonlint_python=$python
@@ -60,11 +63,11 @@ fi
 "$tritonlint_python" -m tritonlint --version
 
 step "repository"
-PYTHONPATH=$frameworks_path "$tritonlint_python" "$here/gpu_smoke/make_repository.py" "$work/repo"
+"$tritonlint_python" "$here/gpu_smoke/make_repository.py" "$work/repo"
 
 step "tritonlint smoke --gpus"
 set +e
-PYTHONPATH=$frameworks_path timeout 420 "$tritonlint_python" -m tritonlint smoke "$work/repo" \
+timeout 420 "$tritonlint_python" -m tritonlint smoke "$work/repo" \
     --gpus --format json --exit-zero >"$work/report.json" 2>"$work/smoke.stderr"
 status=$?
 set -e

@@ -244,3 +244,22 @@ def test_staging_leaves_pipes_and_devices_out_unopened(tmp_path: Path) -> None:
     assert not (piped.path / "1" / "model.py").exists()
     assert not os.path.lexists(device.path / "1" / "model.onnx")
     assert piped.adjustments == [] and device.adjustments == []
+
+
+def test_instance_devices_are_read_from_each_backends_line() -> None:
+    lines = [
+        'I1128 11:40:30.328695 11316 model_lifecycle.cc:472] "loading: m:1"',
+        'I1128 11:40:31.569161 11316 python_be.cc:2249] "TRITONBACKEND_ModelInstanceInitialize:'
+        ' m_0_0 (GPU device 0)"',
+        "I1128 11:40:31.6 11316 onnxruntime.cc:2900] TRITONBACKEND_ModelInstanceInitialize:"
+        " m_0_1 (GPU device 1)",
+        'I1128 11:40:31.7 11316 python_be.cc:2249] "TRITONBACKEND_ModelInstanceInitialize:'
+        ' m_1_0 (CPU device 0)"',
+        'I1128 11:40:31.8 11316 backend.cc:1] "TRITONBACKEND_ModelInstanceInitialize: m_2 (MODEL)"',
+    ]
+    assert logs.instance_devices(lines) == [
+        ("m_0_0", "GPU 0"),
+        ("m_0_1", "GPU 1"),
+        ("m_1_0", "CPU"),
+        ("m_2", "MODEL"),
+    ]

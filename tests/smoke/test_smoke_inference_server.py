@@ -17,6 +17,7 @@ from tritonlint.server.process import TritonServer
 from tritonlint.server.stub_packages import stub_environment, stub_packages_dir
 from tritonlint.smoke import SmokeOptions, SmokeResult, run_smoke
 from tritonlint.smoke.inference import InferenceState
+from tritonlint.smoke.report import smoke_object
 from tritonlint.smoke.requests import InferRequest, build_request
 
 pytestmark = [pytest.mark.server, pytest.mark.usefixtures("no_tritonserver_on_path")]
@@ -215,3 +216,14 @@ def test_without_numpy_1_python_backend_models_are_not_inferred(
             "not inferred: the python backend's stub has no numpy<2: $TRITONLINT_STUB_PACKAGES "
         )
         assert "pip install --target DIR 'numpy<2'" in model.inference.text
+
+
+def test_each_loaded_model_names_its_instances_and_where_they_run(
+    inferred: SmokeResult,
+) -> None:
+    assert _model(inferred, "good").instances == (("good_0", "CPU"),)
+    assert _model(inferred, "resnet_onnx").instances == (("resnet_onnx_0_0", "CPU"),)
+    assert _model(inferred, "pipeline").instances == ()  # an ensemble makes no instance
+    report = smoke_object(inferred)
+    good = next(m for m in report["models"] if m["name"] == "good")
+    assert good["instances"] == [{"name": "good_0", "device": "CPU"}]

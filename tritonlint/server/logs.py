@@ -107,3 +107,22 @@ def hang_reason(lines: list[str]) -> str | None:
 def error_lines(lines: list[str]) -> list[str]:
     """Only the error lines, prefixes removed."""
     return [strip_prefix(line) for line in lines if is_error_line(line)]
+
+
+#: A backend's line for each instance it creates (python, onnxruntime, pytorch, tensorrt ...):
+#: ``TRITONBACKEND_ModelInstanceInitialize: m_0_0 (GPU device 0)``; ``MODEL`` has no device.
+_INSTANCE = re.compile(
+    r'TRITONBACKEND_ModelInstanceInitialize: (\S+) \((CPU|GPU|MODEL)(?: device (\d+))?\)'
+)
+
+
+def instance_devices(lines: list[str]) -> list[tuple[str, str]]:
+    """The instances a load created, each with where it runs (``GPU 0``, ``CPU``, ``MODEL``),
+    as the backend logged them."""
+    found: dict[str, str] = {}
+    for line in lines:
+        match = _INSTANCE.search(line)
+        if match:
+            name, kind, device = match.groups()
+            found[name] = f"GPU {device}" if kind == "GPU" and device is not None else kind
+    return list(found.items())

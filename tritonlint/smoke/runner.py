@@ -38,6 +38,7 @@ from tritonlint.server.framework_backends import (
     framework_has_cuda,
     framework_version,
 )
+from tritonlint.server.logs import instance_devices
 from tritonlint.server.prepare import (
     CONFIG_NAME,
     ModelInfo,
@@ -213,6 +214,9 @@ class ModelResult:
     framework_gpu: int | None = None
     #: What became of its one inference request (None: not loaded, or ``--no-infer``).
     inference: Inference | None = None
+    #: The instances the server made of the loaded model, each with where it runs
+    #: (``GPU 0``, ``CPU``), as the backend logged them.
+    instances: tuple[tuple[str, str], ...] = ()
 
     @property
     def status_text(self) -> str:
@@ -602,6 +606,8 @@ class _Run:
                 result.message = note
         self._classify(result, outcome, model)
         self._finish(result)
+        if result.status.loaded:
+            result.instances = tuple(instance_devices(outcome.log_lines))
         if result.status.loaded and self.options.infer:
             self._infer(result, model)
         return result
