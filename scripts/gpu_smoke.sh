@@ -65,10 +65,16 @@ fi
 step "repository"
 "$tritonlint_python" "$here/gpu_smoke/make_repository.py" "$work/repo"
 
-step "tritonlint smoke --gpus"
+# Without a GPU (a dry run of this script) the models are loaded as KIND_CPU.
+device=--gpus
+if [[ $("$tritonlint_python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["gpus"])' \
+    "$work/repo.expected.json") == 0 ]]; then
+    device=--cpu-only
+fi
+step "tritonlint smoke $device"
 set +e
 timeout 420 "$tritonlint_python" -m tritonlint smoke "$work/repo" \
-    --gpus --format json --exit-zero >"$work/report.json" 2>"$work/smoke.stderr"
+    "$device" --format json --exit-zero >"$work/report.json" 2>"$work/smoke.stderr"
 status=$?
 set -e
 echo "exit status $status (report: $work/report.json)"
@@ -86,7 +92,7 @@ print(f"frameworks: {report['server']['frameworks']}")
 for model in report["models"]:
     name = model["name"]
     print(f"{name:<14} {model['status_text']}")
-    if model.get("message"):
+    if model.get("message") and model["message"] != model["status_text"]:
         print(f"{'':<14} message: {model['message'][:400]}")
     where = ", ".join(
         f"{instance['name']} on {instance['device']}" for instance in model.get("instances", [])
@@ -100,6 +106,7 @@ for model in report["models"]:
 for name, reason in expected["skipped"].items():
     print(f"{name:<14} left out: {reason}")
 for finding in report["findings"]:
-    print(f"{finding['path']}:{finding.get('line')}: {finding['code']} {finding['message'][:300]}")
+    place = ":".join(str(finding[key]) for key in ("path", "line", "column") if finding.get(key))
+    print(f"{place}: {finding['code']} {finding['message'][:300]}")
 PY
 step "done"
