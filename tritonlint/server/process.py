@@ -36,6 +36,8 @@ from tritonlint.server.ports import LOOPBACK, free_ports
 from tritonlint.server.provision import TritonInstall
 
 _POLL_S = 0.02
+#: How often an unload's progress is asked for (the index lists every model).
+_UNLOAD_POLL_S = 0.1
 #: The server is live about 0.1 s after it starts; a fine poll saves a good part of that per
 #: repository when many small repositories are judged in turn.
 _START_POLL_S = 0.01
@@ -354,6 +356,33 @@ class TritonServer:
             log_lines=self.log.read_from(offset),
             seconds=time.monotonic() - started,
         )
+
+    def unload(self, models: Sequence[str], timeout: float = 60.0) -> bool:
+        """Unload ``models`` and wait until the server has unloaded them all (never while a
+        load runs); False when it did not within ``timeout`` or it died meanwhile."""
+        with self._lock:
+            if not self.alive or self.client is None:
+                return False
+            client = self.client
+            deadline = time.monotonic() + timeout
+            try:
+                for model in models:
+                    client.unload(model, timeout=timeout)
+                waiting = set(models)
+                while waiting:
+                    if not self.alive or time.monotonic() > deadline:
+                        return False
+                    busy = {
+                        entry.get("name")
+                        for entry in client.index(timeout=max(1.0, deadline - time.monotonic()))
+                        if entry.get("state") in ("READY", "UNLOADING")
+                    }
+                    waiting &= busy
+                    if waiting:
+                        time.sleep(_UNLOAD_POLL_S)
+            except (ServerUnreachable, ValueError):
+                return False
+            return True
 
     def _dies_within(self, seconds: float) -> bool:
         deadline = time.monotonic() + seconds

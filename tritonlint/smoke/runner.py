@@ -59,6 +59,7 @@ from tritonlint.smoke.mapping import Attributed, Attribution, attribute, in_fold
 from tritonlint.smoke.model_files import model_file_notes
 from tritonlint.smoke.options import SmokeUsageError
 from tritonlint.smoke.python_code import CodeLocation, python_error_location
+from tritonlint.smoke.residency import RESIDENT_LIMIT, Residency
 from tritonlint.smoke.servers import (
     DockerSettings,
     DockerTritonServer,
@@ -178,6 +179,9 @@ class SmokeOptions:
     #: ``infer_timeout`` seconds (see :mod:`tritonlint.smoke.inference`).
     infer: bool = True
     infer_timeout: float = 30.0
+    #: Loaded models that no later model needs are unloaded together once there are this
+    #: many (see :mod:`tritonlint.smoke.residency`).
+    resident_limit: int = RESIDENT_LIMIT
 
 
 @dataclass(frozen=True)
@@ -383,6 +387,8 @@ class _Run:
         self.static: dict[str, list[Diagnostic]] = {}
         #: Why the embedded server's python backend stub has no numpy<2 (None: it has).
         self.stub_packages_error: str | None = None
+        #: The models loaded on the server, and which of them may be unloaded.
+        self.residency = Residency([], {})
 
     # -- the run ------------------------------------------------------------------------------
 
@@ -410,6 +416,7 @@ class _Run:
         if all(name in options.skip for name in names):  # nothing to load: no server
             self.result.models = [self._model(name) for name in names]
             return
+        self.residency = Residency(names, {n: staged.models[n].composing for n in names})
         server = self._make_server(staged)
         self.server = server
         try:
@@ -421,7 +428,9 @@ class _Run:
             with self.reporter.loading(len(names)) as progress:
                 for name in names:
                     progress(name, False)
-                    self.result.models.append(self._model(name))
+                    result = self._model(name)
+                    self.result.models.append(result)
+                    self._release(name, loaded=result.status.loaded)
                     progress(name, True)
         finally:
             server.stop(graceful=False)
@@ -524,9 +533,23 @@ class _Run:
             if start not in self.result.starts:
                 self.result.starts.append(start)
 
+    def _release(self, name: str, *, loaded: bool) -> None:
+        """Unload the models no later model needs, once there are enough of them (see
+        :mod:`tritonlint.smoke.residency`); a server that does not manage is started again."""
+        assert self.server is not None
+        self.residency.judged(name, loaded=loaded)
+        due = self.residency.due(self.options.resident_limit)
+        if not due or self.dirty:
+            return
+        if self.server.unload(due):
+            self.residency.unloaded(due)
+        else:
+            self.dirty = True
+
     def _restart(self) -> None:
         assert self.server is not None
         self.server.stop(graceful=False)
+        self.residency.forget()
         self.dirty = False
         try:
             self.server.start()
