@@ -16,6 +16,7 @@ from pytest_lsp import LanguageClient
 from test_server import open_document
 
 from tritonlint import __version__
+from tritonlint.rules.registry import all_rules, by_code
 from tritonlint.schema.releases import available_releases, container_release, resolve_release
 
 pytestmark = pytest.mark.asyncio
@@ -82,6 +83,17 @@ async def test_releases_are_the_shipped_ones_newest_first(client: LanguageClient
     by_release = {entry["release"]: entry["container"] for entry in found}
     assert by_release["2.51.0"] == "24.10"
     assert all(resolve_release(entry["release"]) == entry["release"] for entry in found)
+
+
+async def test_rules_are_every_rule_by_code(client: LanguageClient) -> None:
+    found = plain(await ask(client, "tritonlint/rules", {}))["rules"]
+    assert [entry["code"] for entry in found] == [rule.code for rule in all_rules()]
+    tl501 = next(entry for entry in found if entry["code"] == "TL501")
+    assert tl501 == {
+        "code": "TL501",
+        "name": by_code("TL501").name,
+        "summary": by_code("TL501").summary,
+    }
 
 
 async def test_rule_documentation_is_the_rules_section_of_the_rules_doc(

@@ -6,6 +6,8 @@
   release's container (``24.10``; null where unknown);
 * ``tritonlint/releases`` (no params): ``{"releases": [{"release", "container"}, ...]}``,
   every release tritonlint ships a schema of, newest first;
+* ``tritonlint/rules`` (no params): ``{"rules": [{"code", "name", "summary"}, ...]}``, every
+  rule, by code;
 * ``tritonlint/ruleDocumentation`` (``{"code": "TL201"}``, a code or a rule's name):
   ``{"code", "name", "markdown"}``, the rule's section of ``tritonlint rules --markdown``;
   an unknown rule is an InvalidParams error (-32602).
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 
 STATUS = "tritonlint/status"
 RELEASES = "tritonlint/releases"
+RULES = "tritonlint/rules"
 RULE_DOCUMENTATION = "tritonlint/ruleDocumentation"
 
 
@@ -49,6 +52,17 @@ def releases(ls: TritonLintServer, params: Any) -> dict[str, Any]:
         "releases": [
             {"release": release, "container": container_release(release)}
             for release in reversed(available_releases())
+        ]
+    }
+
+
+def rules(ls: TritonLintServer, params: Any) -> dict[str, Any]:
+    """Every rule's code, name and summary (what a list to pick one from shows)."""
+    from tritonlint.rules.registry import all_rules
+
+    return {
+        "rules": [
+            {"code": rule.code, "name": rule.name, "summary": rule.summary} for rule in all_rules()
         ]
     }
 
@@ -87,4 +101,5 @@ def _string(params: Any, key: str) -> str | None:
 def register(server: TritonLintServer) -> None:
     server.feature(STATUS)(status)
     server.feature(RELEASES)(releases)
+    server.feature(RULES)(rules)
     server.feature(RULE_DOCUMENTATION)(rule_documentation)
