@@ -88,7 +88,11 @@ def _release(ls: TritonLintServer, uri: str | None) -> str:
     if path is not None and path in ls.uris:
         return ls.projects.for_file(path).workspace.options.triton_version or ""
     start = ls.folders[0] if ls.folders else Path(os.getcwd())
-    return ls.projects.options(start).triton_version or ""
+    told = list(ls.projects.problems)
+    release = ls.projects.options(start).triton_version or ""
+    # A settings problem is told when a check reads the settings, not once per status asked.
+    ls.projects.problems[:] = told
+    return release
 
 
 def _string(params: Any, key: str) -> str | None:
