@@ -16,12 +16,7 @@ export interface ServerResolution {
   detail: string;
 }
 
-export type ServerState =
-  | { kind: 'starting' }
-  | { kind: 'ready' }
-  | { kind: 'error'; reason: string }
-  /** Not started: no Triton config was opened in an untrusted workspace, or stopped. */
-  | { kind: 'stopped' };
+export type ServerState = { kind: 'starting' } | { kind: 'ready' } | { kind: 'error'; reason: string };
 
 /** The Triton release checked against: from the setting, else as the server says. */
 export interface TargetRelease {
@@ -36,7 +31,7 @@ export interface StatusView {
   target?: TargetRelease;
 }
 
-export type Severity = 'information' | 'warning' | 'error';
+export type Severity = 'information' | 'error';
 
 /** The text of the language status item and the status bar item. */
 export interface Presentation {
@@ -108,15 +103,6 @@ export function present(view: StatusView): Presentation {
         statusBarText: `$(error) ${name}`,
         tooltip: lines(`${name}: ${state.reason}`, origin, 'Click to show the output.'),
         severity: 'error',
-        busy: false,
-      };
-    case 'stopped':
-      return {
-        text: name,
-        detail: 'not running',
-        statusBarText: `$(circle-slash) ${name}`,
-        tooltip: lines(`${name}: not running`, origin),
-        severity: 'warning',
         busy: false,
       };
     case 'ready': {

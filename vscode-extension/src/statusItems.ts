@@ -66,11 +66,7 @@ export class StatusItems implements vscode.Disposable {
     this.language.detail = shown.detail;
     this.language.busy = shown.busy;
     this.language.severity =
-      shown.severity === 'error'
-        ? vscode.LanguageStatusSeverity.Error
-        : shown.severity === 'warning'
-          ? vscode.LanguageStatusSeverity.Warning
-          : vscode.LanguageStatusSeverity.Information;
+      shown.severity === 'error' ? vscode.LanguageStatusSeverity.Error : vscode.LanguageStatusSeverity.Information;
     this.bar.text = shown.statusBarText;
     this.bar.tooltip = shown.tooltip;
     this.bar.backgroundColor =

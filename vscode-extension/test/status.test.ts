@@ -72,15 +72,6 @@ describe('present', () => {
     });
     expect(shown.tooltip).toBe('tritonlint: tritonlint was not found\nClick to show the output.');
   });
-
-  it('shows a stopped server as a warning', () => {
-    const shown = present({ state: { kind: 'stopped' }, resolution: VENV });
-    expect(shown).toMatchObject({
-      detail: 'not running',
-      severity: 'warning',
-      statusBarText: '$(circle-slash) tritonlint 0.3.0',
-    });
-  });
 });
 
 describe('resolutionOf', () => {
