@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcMethodNotFound
+from pygls.exceptions import JsonRpcInvalidParams, JsonRpcMethodNotFound
 from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.lsp.server import LanguageServer
 
@@ -36,7 +36,7 @@ from tritonlint.diagnostics import Diagnostic, TextEdit
 from tritonlint.engine import CheckResult, LintOptions
 from tritonlint.fixing import fix_paths
 from tritonlint.fixing.verify import fix_refusal
-from tritonlint.lsp import actions, features, watching
+from tritonlint.lsp import actions, custom_requests, features, watching
 from tritonlint.lsp.convert import shown_in, to_lsp
 from tritonlint.lsp.positions import Positions
 from tritonlint.lsp.projects import EditorSettings, Project, Projects
@@ -129,9 +129,9 @@ class TritonLintServer(LanguageServer):
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Log a failing handler's error and go on (the default shows a message box); a
-        request for a method the server does not serve is the client's, not an internal
-        error (it is answered with MethodNotFound)."""
-        if isinstance(error, JsonRpcMethodNotFound):
+        request for a method the server does not serve, or with params it refuses, is the
+        client's, not an internal error (it is answered with MethodNotFound or InvalidParams)."""
+        if isinstance(error, (JsonRpcMethodNotFound, JsonRpcInvalidParams)):
             self.log(f"tritonlint: {error.message}", types.MessageType.Warning)
             return
         trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
@@ -633,6 +633,7 @@ def create_server() -> TritonLintServer:
         return [types.TextEdit(range=positions.range(e.span), new_text=e.new_text) for e in edits]
 
     features.register(server)
+    custom_requests.register(server)
     return server
 
 

@@ -1,16 +1,19 @@
 /**
  * Finds tritonlint, starts its language server, restarts it when asked or when the settings
- * that choose it change, and tells the user when it cannot.
+ * that choose it change, and tells the user when it cannot: in the status items for as long
+ * as the problem lasts, in a notification once per problem (see problemState.ts).
  */
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import type { LanguageClient } from 'vscode-languageclient/node';
+import { type LanguageClient, State } from 'vscode-languageclient/node';
 
 import { SECTION, createClient } from './client';
 import { type Probe, probeVersion } from './probe';
 import { onInterpreterChange, selectedInterpreter } from './python';
+import { INITIAL, type ProblemEvent, type ProblemState, reduce } from './problemState';
 import { findServer } from './resolve';
 import { type Choices, type Variables, candidates, commandLine, withArgs, workingFolder } from './serverCommand';
+import { type ServerResolution, type StatusView, resolutionOf } from './status';
 import { effectiveValue } from './trust';
 import { MINIMUM_SERVER_VERSION } from './version';
 
@@ -25,6 +28,11 @@ export class ServerController implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private pending: Promise<void> = Promise.resolve();
   private interpreterWatch: vscode.Disposable | undefined;
+  private problems: ProblemState = INITIAL;
+  private resolution: ServerResolution | undefined;
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when the server's state or the tritonlint that runs it changes. */
+  readonly onDidChange = this.changed.event;
 
   /** `extensionFolder`: the extension's own folder, where the processes it starts run. */
   constructor(
@@ -39,9 +47,19 @@ export class ServerController implements vscode.Disposable {
       .catch((error: unknown) => {
         const message = `tritonlint: the server could not be started: ${String(error)}`;
         this.log.error(message);
-        this.notify(message);
+        this.report({ type: 'problem', message });
       });
     return this.pending;
+  }
+
+  /** The server's state and which tritonlint runs it, for the status items. */
+  get view(): StatusView {
+    return { state: this.problems.state, resolution: this.resolution };
+  }
+
+  /** The language client, once its server is running. */
+  get runningClient(): LanguageClient | undefined {
+    return this.problems.state.kind === 'ready' ? this.client : undefined;
   }
 
   /** Whether the server is chosen by the settings, not by the Python extension or the PATH. */
@@ -63,12 +81,14 @@ export class ServerController implements vscode.Disposable {
 
   dispose(): void {
     this.interpreterWatch?.dispose();
+    this.changed.dispose();
     void this.stop();
   }
 
   private async replace(reason: string): Promise<void> {
     this.log.info(`starting the server (${reason})`);
     await this.stop();
+    this.report({ type: 'starting' });
     const folder = vscode.workspace.workspaceFolders?.[0];
     const workspaceFolder = folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
     // Never the workspace folder: see workingFolder.
@@ -91,20 +111,44 @@ export class ServerController implements vscode.Disposable {
     const resolution = await findServer(places, probe, MINIMUM_SERVER_VERSION);
     if (resolution.kind === 'problem') {
       this.log.error(resolution.message);
-      this.notify(resolution.message);
+      this.resolution = undefined;
+      this.report({ type: 'problem', message: resolution.message });
       return;
     }
+    this.resolution = resolutionOf(resolution.candidate, resolution.version);
     const program = withArgs(resolution.candidate, 'lsp');
     this.log.info(`running ${commandLine(program)} (tritonlint ${resolution.version})`);
     const client = createClient(program, cwd, this.log);
     this.client = client;
+    // The language client restarts a server that stopped by itself, a few times.
+    client.onDidChangeState(({ newState }) => {
+      if (this.client !== client) {
+        return;
+      }
+      if (newState === State.Running) {
+        this.report({ type: 'ready' });
+      } else if (newState === State.Stopped && this.problems.state.kind === 'ready') {
+        this.report({ type: 'stopped', reason: 'the server stopped (the output channel says why)' });
+      }
+    });
     try {
       await client.start();
+      this.report({ type: 'ready' });
     } catch (error) {
       this.client = undefined;
       const message = `The tritonlint server (${commandLine(program)}) did not start: ${String(error)}`;
       this.log.error(message);
-      this.notify(message);
+      this.report({ type: 'problem', message });
+    }
+  }
+
+  /** Updates the state; a problem not notified since the server was last ready is notified. */
+  private report(event: ProblemEvent): void {
+    const { next, notify } = reduce(this.problems, event);
+    this.problems = next;
+    this.changed.fire();
+    if (notify !== undefined) {
+      this.notify(notify);
     }
   }
 

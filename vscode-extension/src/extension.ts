@@ -1,11 +1,14 @@
 /**
- * The extension's entry point: the output channel, the commands, and the server's life.
+ * The extension's entry point: the output channel, the status items, the commands, and the
+ * server's life.
  */
 import * as vscode from 'vscode';
 
 import { SECTION } from './client';
+import { registerCommands } from './commands';
 import { ServerController } from './controller';
 import { followAllPbtxtFiles } from './pbtxtFiles';
+import { StatusItems } from './statusItems';
 import { PROGRAM_SETTINGS } from './trust';
 
 let controller: ServerController | undefined;
@@ -18,6 +21,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   context.subscriptions.push(
     log,
     server,
+    new StatusItems(server, log),
+    registerCommands(server),
     vscode.commands.registerCommand('tritonlint.restart', () => server.restart('the Restart Server command')),
     vscode.commands.registerCommand('tritonlint.showOutput', () => log.show()),
     vscode.workspace.onDidChangeConfiguration((event) => {
