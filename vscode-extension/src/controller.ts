@@ -7,24 +7,24 @@ import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 
 import { SECTION, createClient } from './client';
-import { type Probe, probeVersion } from './probe';
+import { locateServer } from './locate';
 import { onInterpreterChange, selectedInterpreter } from './python';
-import { findServer } from './resolve';
-import { type Choices, type Variables, candidates, commandLine, withArgs, workingFolder } from './serverCommand';
+import { type Choices, type Variables, chosenBySetting, commandLine, withArgs, workingFolder } from './serverCommand';
+import { type ServerInfo, serverInfo } from './serverInfo';
 import { effectiveValue } from './trust';
-import { MINIMUM_SERVER_VERSION } from './version';
 
 /** Where the notification's button leads: how to install tritonlint for the extension. */
 export const INSTALL_DOCS_URL =
   'https://github.com/tritonlint/tritonlint/blob/main/vscode-extension/README.md#requirements';
 
-/** `--version` loads Python; a cold start on a busy machine can take seconds. */
-const PROBE_TIMEOUT_MS = 30_000;
-
 export class ServerController implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private pending: Promise<void> = Promise.resolve();
   private interpreterWatch: vscode.Disposable | undefined;
+  private running: ServerInfo | undefined;
+  private readonly serverChanged = new vscode.EventEmitter<ServerInfo | undefined>();
+  /** Fires when a server starts (with its description) or none could (undefined). */
+  readonly onDidChangeServer = this.serverChanged.event;
 
   /** `extensionFolder`: the extension's own folder, where the processes it starts run. */
   constructor(
@@ -44,9 +44,14 @@ export class ServerController implements vscode.Disposable {
     return this.pending;
   }
 
+  /** The tritonlint that runs, where it came from and why; undefined while none does. */
+  get server(): ServerInfo | undefined {
+    return this.running;
+  }
+
   /** Whether the server is chosen by the settings, not by the Python extension or the PATH. */
   static chosenBySettings(): boolean {
-    return candidates(choices(), variables())[0].origin !== 'search-path';
+    return chosenBySetting(choices());
   }
 
   async stop(): Promise<void> {
@@ -63,12 +68,14 @@ export class ServerController implements vscode.Disposable {
 
   dispose(): void {
     this.interpreterWatch?.dispose();
+    this.serverChanged.dispose();
     void this.stop();
   }
 
   private async replace(reason: string): Promise<void> {
     this.log.info(`starting the server (${reason})`);
     await this.stop();
+    this.announce(undefined);
     const folder = vscode.workspace.workspaceFolders?.[0];
     const workspaceFolder = folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
     // Never the workspace folder: see workingFolder.
@@ -80,15 +87,8 @@ export class ServerController implements vscode.Disposable {
     }
     // In an untrusted workspace ${workspaceFolder} is left as written: a setting of the user's
     // does not run a program of a workspace the user has not trusted.
-    const places = candidates(chosen, variables(chosen.trusted ? workspaceFolder : undefined));
-    const probe: Probe = async (program) => {
-      const result = await probeVersion(program, { cwd, timeoutMs: PROBE_TIMEOUT_MS });
-      this.log.info(
-        `${commandLine(program)}: ${result.kind === 'found' ? `tritonlint ${result.version}` : result.detail}`,
-      );
-      return result;
-    };
-    const resolution = await findServer(places, probe, MINIMUM_SERVER_VERSION);
+    const known = variables(chosen.trusted ? workspaceFolder : undefined);
+    const resolution = await locateServer(this.log, this.extensionFolder, chosen, known, cwd);
     if (resolution.kind === 'problem') {
       this.log.error(resolution.message);
       this.notify(resolution.message);
@@ -100,6 +100,7 @@ export class ServerController implements vscode.Disposable {
     this.client = client;
     try {
       await client.start();
+      this.announce(serverInfo(resolution));
     } catch (error) {
       this.client = undefined;
       const message = `The tritonlint server (${commandLine(program)}) did not start: ${String(error)}`;
@@ -118,6 +119,11 @@ export class ServerController implements vscode.Disposable {
         void this.restart('another Python interpreter was selected');
       }
     });
+  }
+
+  private announce(info: ServerInfo | undefined): void {
+    this.running = info;
+    this.serverChanged.fire(info);
   }
 
   private notify(message: string): void {
@@ -143,6 +149,7 @@ function choices(): Choices {
   return {
     path: effectiveValue(settings.inspect('path'), trusted),
     interpreter: effectiveValue(settings.inspect('interpreter'), trusted),
+    importStrategy: settings.get('importStrategy'),
     trusted,
   };
 }
