@@ -130,7 +130,8 @@ extension() {
   # its node_modules while package-lock.json and Node stay the same.
   mkdir -p "$BUILD"
   find "$BUILD" -mindepth 1 -maxdepth 1 ! -name node_modules ! -name .installed -exec rm -rf {} +
-  tar -C "$EXTENSION" --exclude=./node_modules --exclude=./dist --exclude='*.vsix' -cf - . |
+  tar -C "$EXTENSION" --exclude=./node_modules --exclude=./dist --exclude=./bundled/libs --exclude='*.vsix' \
+    --exclude=__pycache__ -cf - . |
     tar -C "$BUILD" -xf -
   local installed
   installed="node $(node --version) lock $(sha256sum "$BUILD/package-lock.json" | cut -c1-64)"
@@ -140,8 +141,9 @@ extension() {
       fail "npm ci in the extension: $(tail -20 "$CACHE/extension-npm-ci.log")"
     printf '%s\n' "$installed" >"$BUILD/.installed"
   fi
+  # npm run package bundles the wheel of this checkout (scripts/bundle.py), not of the copy.
   log "extension: npm run build, npm run package"
-  (cd "$BUILD" && npm run build && npm run package) >"$CACHE/extension-build.log" 2>&1 ||
+  (cd "$BUILD" && npm run build && TRITONLINT_CHECKOUT=$ROOT npm run package) >"$CACHE/extension-build.log" 2>&1 ||
     fail "building the extension: $(tail -20 "$CACHE/extension-build.log")"
   cp "$BUILD"/*.vsix "$VSIX"
 }

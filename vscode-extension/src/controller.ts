@@ -8,28 +8,24 @@ import * as vscode from 'vscode';
 import { type LanguageClient, State } from 'vscode-languageclient/node';
 
 import { SECTION, createClient } from './client';
-import { type Probe, probeVersion } from './probe';
+import { locateServer } from './locate';
 import { onInterpreterChange, selectedInterpreter } from './python';
 import { INITIAL, type ProblemEvent, type ProblemState, reduce } from './problemState';
-import { findServer } from './resolve';
-import { type Choices, type Variables, candidates, commandLine, withArgs, workingFolder } from './serverCommand';
-import { type ServerResolution, type StatusView, resolutionOf } from './status';
+import { type Choices, type Variables, chosenBySetting, commandLine, withArgs, workingFolder } from './serverCommand';
+import { type ServerInfo, serverInfo } from './serverInfo';
+import type { StatusView } from './status';
 import { effectiveValue } from './trust';
-import { MINIMUM_SERVER_VERSION } from './version';
 
 /** Where the notification's button leads: how to install tritonlint for the extension. */
 export const INSTALL_DOCS_URL =
   'https://github.com/tritonlint/tritonlint/blob/main/vscode-extension/README.md#requirements';
-
-/** `--version` loads Python; a cold start on a busy machine can take seconds. */
-const PROBE_TIMEOUT_MS = 30_000;
 
 export class ServerController implements vscode.Disposable {
   private client: LanguageClient | undefined;
   private pending: Promise<void> = Promise.resolve();
   private interpreterWatch: vscode.Disposable | undefined;
   private problems: ProblemState = INITIAL;
-  private resolution: ServerResolution | undefined;
+  private running: ServerInfo | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the server's state or the tritonlint that runs it changes. */
   readonly onDidChange = this.changed.event;
@@ -54,7 +50,12 @@ export class ServerController implements vscode.Disposable {
 
   /** The server's state and which tritonlint runs it, for the status items. */
   get view(): StatusView {
-    return { state: this.problems.state, resolution: this.resolution };
+    return { state: this.problems.state, server: this.running };
+  }
+
+  /** The tritonlint that runs, where it came from and why; undefined while none does. */
+  get server(): ServerInfo | undefined {
+    return this.running;
   }
 
   /** The language client, once its server is running. */
@@ -64,7 +65,7 @@ export class ServerController implements vscode.Disposable {
 
   /** Whether the server is chosen by the settings, not by the Python extension or the PATH. */
   static chosenBySettings(): boolean {
-    return candidates(choices(), variables())[0].origin !== 'search-path';
+    return chosenBySetting(choices());
   }
 
   async stop(): Promise<void> {
@@ -88,6 +89,7 @@ export class ServerController implements vscode.Disposable {
   private async replace(reason: string): Promise<void> {
     this.log.info(`starting the server (${reason})`);
     await this.stop();
+    this.running = undefined;
     this.report({ type: 'starting' });
     const folder = vscode.workspace.workspaceFolders?.[0];
     const workspaceFolder = folder?.uri.scheme === 'file' ? folder.uri.fsPath : undefined;
@@ -100,22 +102,13 @@ export class ServerController implements vscode.Disposable {
     }
     // In an untrusted workspace ${workspaceFolder} is left as written: a setting of the user's
     // does not run a program of a workspace the user has not trusted.
-    const places = candidates(chosen, variables(chosen.trusted ? workspaceFolder : undefined));
-    const probe: Probe = async (program) => {
-      const result = await probeVersion(program, { cwd, timeoutMs: PROBE_TIMEOUT_MS });
-      this.log.info(
-        `${commandLine(program)}: ${result.kind === 'found' ? `tritonlint ${result.version}` : result.detail}`,
-      );
-      return result;
-    };
-    const resolution = await findServer(places, probe, MINIMUM_SERVER_VERSION);
+    const known = variables(chosen.trusted ? workspaceFolder : undefined);
+    const resolution = await locateServer(this.log, this.extensionFolder, chosen, known, cwd);
     if (resolution.kind === 'problem') {
       this.log.error(resolution.message);
-      this.resolution = undefined;
       this.report({ type: 'problem', message: resolution.message });
       return;
     }
-    this.resolution = resolutionOf(resolution.candidate, resolution.version);
     const program = withArgs(resolution.candidate, 'lsp');
     this.log.info(`running ${commandLine(program)} (tritonlint ${resolution.version})`);
     const client = createClient(program, cwd, this.log);
@@ -133,6 +126,8 @@ export class ServerController implements vscode.Disposable {
     });
     try {
       await client.start();
+      this.running = serverInfo(resolution);
+      this.log.info(`using tritonlint ${this.running.version} (${this.running.source}): ${this.running.detail}`);
       this.report({ type: 'ready' });
     } catch (error) {
       this.client = undefined;
@@ -187,6 +182,7 @@ function choices(): Choices {
   return {
     path: effectiveValue(settings.inspect('path'), trusted),
     interpreter: effectiveValue(settings.inspect('interpreter'), trusted),
+    importStrategy: settings.get('importStrategy'),
     trusted,
   };
 }

@@ -26,7 +26,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('tritonlint.restart', () => server.restart('the Restart Server command')),
     vscode.commands.registerCommand('tritonlint.showOutput', () => log.show()),
     vscode.workspace.onDidChangeConfiguration((event) => {
-      const changed = PROGRAM_SETTINGS.find((key) => event.affectsConfiguration(`${SECTION}.${key}`));
+      const changed = [...PROGRAM_SETTINGS, 'importStrategy'].find((key) =>
+        event.affectsConfiguration(`${SECTION}.${key}`),
+      );
       if (changed) {
         void server.restart(`${SECTION}.${changed} changed`);
       }

@@ -2,19 +2,7 @@
  * What the status items say: which tritonlint runs and where it came from, the Triton release
  * it checks against, and the server's state. Pure: extension.ts puts it on the items.
  */
-import type { Candidate } from './serverCommand';
-
-/** Where the running tritonlint came from. */
-export type ResolutionSource = 'project-venv' | 'bundled' | 'path' | 'setting' | 'python-extension';
-
-/** The tritonlint the extension started. */
-export interface ServerResolution {
-  /** Its version, as `--version` printed it. */
-  version: string;
-  source: ResolutionSource;
-  /** The command or interpreter that runs it, for the tooltip. */
-  detail: string;
-}
+import type { ServerInfo, ServerSource } from './serverInfo';
 
 export type ServerState = { kind: 'starting' } | { kind: 'ready' } | { kind: 'error'; reason: string };
 
@@ -27,7 +15,8 @@ export interface TargetRelease {
 
 export interface StatusView {
   state: ServerState;
-  resolution?: ServerResolution;
+  /** The tritonlint that runs (see serverInfo.ts); undefined while none does. */
+  server?: ServerInfo;
   target?: TargetRelease;
 }
 
@@ -46,34 +35,17 @@ export interface Presentation {
   busy: boolean;
 }
 
-const SOURCE_LABELS: Record<ResolutionSource, string> = {
-  'project-venv': "the project's .venv",
+const SOURCE_LABELS: Record<ServerSource, string> = {
+  'project venv': "the project's environment",
   bundled: 'bundled with the extension',
   path: 'the PATH',
-  setting: 'a setting',
-  'python-extension': "the Python extension's interpreter",
+  setting: 'tritonlint.path',
+  interpreter: 'tritonlint.interpreter',
+  'python extension': "the Python extension's interpreter",
 };
 
-export function sourceLabel(source: ResolutionSource): string {
+export function sourceLabel(source: ServerSource): string {
   return SOURCE_LABELS[source];
-}
-
-/** The resolution of a candidate as serverCommand.ts finds them. */
-export function resolutionOf(candidate: Candidate, version: string): ServerResolution {
-  const source: ResolutionSource =
-    candidate.origin === 'search-path'
-      ? 'path'
-      : candidate.origin === 'selected-interpreter'
-        ? 'python-extension'
-        : 'setting';
-  const setting =
-    candidate.origin === 'path-setting'
-      ? 'tritonlint.path: '
-      : candidate.origin === 'interpreter-setting'
-        ? 'tritonlint.interpreter: '
-        : '';
-  const program = candidate.python ?? [candidate.program.command, ...candidate.program.args].join(' ');
-  return { version, source, detail: setting + program };
 }
 
 /** `Triton 2.46.0 (24.05)`: the release, and its container where known. */
@@ -83,7 +55,7 @@ export function releaseText(target: TargetRelease): string {
 }
 
 export function present(view: StatusView): Presentation {
-  const { state, resolution, target } = view;
+  const { state, server: resolution, target } = view;
   const name = resolution ? `tritonlint ${resolution.version}` : 'tritonlint';
   const origin = resolution ? `from ${sourceLabel(resolution.source)} (${resolution.detail})` : undefined;
   switch (state.kind) {

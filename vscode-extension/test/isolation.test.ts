@@ -10,6 +10,7 @@ import { delimiter, dirname, join, resolve } from 'node:path';
 
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
+import { bundledCandidates, findBundle } from '../src/bundle';
 import { probeVersion } from '../src/probe';
 import { type Candidate, type Choices, candidates, withArgs, workingFolder } from '../src/serverCommand';
 
@@ -116,6 +117,32 @@ describe.skipIf(!PYTHON)('a workspace with its own tritonlint package and progra
       expect(server).toMatch(/"name":\s*"tritonlint"/);
     } finally {
       process.env.PATH = saved;
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+/** Where npm run bundle has built it, the extension's bundled copy. */
+const BUNDLE = findBundle(EXTENSION, { exists: existsSync });
+
+describe.skipIf(!PYTHON || !BUNDLE)('the bundled copy, in a workspace with its own tritonlint package', () => {
+  it('is the one that runs, even from the workspace folder with the workspace on PYTHONPATH', async () => {
+    const [candidate] = bundledCandidates({ path: '', interpreter: PYTHON }, variables, BUNDLE);
+    expect(candidate.program.args).toEqual(['-I', join(EXTENSION, 'bundled', 'tool', 'launch.py')]);
+    const saved = process.env.PYTHONPATH;
+    process.env.PYTHONPATH = workspace;
+    try {
+      const result = await probeVersion(withArgs(candidate, '--version'), { ...options, cwd: workspace });
+      expect(result.kind).toBe('found');
+      expect(result.kind === 'found' && result.version).not.toBe(HOSTILE_VERSION);
+      const server = await initialize(candidate, workspace);
+      expect(server).toMatch(/"name":\s*"tritonlint"/);
+    } finally {
+      if (saved === undefined) {
+        delete process.env.PYTHONPATH;
+      } else {
+        process.env.PYTHONPATH = saved;
+      }
     }
     expect(existsSync(marker)).toBe(false);
   });

@@ -1,13 +1,18 @@
 import { describe, expect, it } from 'vitest';
 
-import type { Candidate } from '../src/serverCommand';
-import { type ServerResolution, present, resolutionOf } from '../src/status';
+import type { ServerInfo } from '../src/serverInfo';
+import { present } from '../src/status';
 
-const VENV: ServerResolution = { version: '0.3.0', source: 'project-venv', detail: '/repo/.venv/bin/python' };
+const VENV: ServerInfo = {
+  version: '0.3.0',
+  source: 'project venv',
+  detail: '/repo/.venv/bin/python',
+  command: '/repo/.venv/bin/python -I -m tritonlint lsp',
+};
 
 describe('present', () => {
   it('says the server is starting, busy', () => {
-    const shown = present({ state: { kind: 'starting' }, resolution: VENV });
+    const shown = present({ state: { kind: 'starting' }, server: VENV });
     expect(shown).toMatchObject({
       text: 'tritonlint 0.3.0',
       detail: 'starting',
@@ -27,18 +32,18 @@ describe('present', () => {
   it('when ready, says the version, its origin and the Triton release with its container', () => {
     const shown = present({
       state: { kind: 'ready' },
-      resolution: VENV,
+      server: VENV,
       target: { release: '2.46.0', container: '24.05', fromSetting: true },
     });
     expect(shown).toMatchObject({
       text: 'tritonlint 0.3.0',
-      detail: "Triton 2.46.0 (24.05), the project's .venv",
+      detail: "Triton 2.46.0 (24.05), the project's environment",
       statusBarText: '$(check) tritonlint 0.3.0 · Triton 2.46.0 (24.05)',
       severity: 'information',
       busy: false,
     });
     expect(shown.tooltip).toBe(
-      "tritonlint 0.3.0: ready\nfrom the project's .venv (/repo/.venv/bin/python)\n" +
+      "tritonlint 0.3.0: ready\nfrom the project's environment (/repo/.venv/bin/python)\n" +
         'Checks against Triton 2.46.0 (24.05) (tritonlint.tritonVersion).',
     );
   });
@@ -46,7 +51,7 @@ describe('present', () => {
   it('when ready, names a release without a known container alone, and each origin', () => {
     const shown = present({
       state: { kind: 'ready' },
-      resolution: { version: '0.3.0', source: 'bundled', detail: 'bundled/tritonlint' },
+      server: { ...VENV, source: 'bundled', detail: 'bundled/tritonlint' },
       target: { release: '2.73.0', container: null, fromSetting: false },
     });
     expect(shown.detail).toBe('Triton 2.73.0, bundled with the extension');
@@ -54,10 +59,11 @@ describe('present', () => {
     expect(shown.tooltip).toContain('(project settings or default)');
     for (const [source, label] of [
       ['path', 'the PATH'],
-      ['setting', 'a setting'],
-      ['python-extension', "the Python extension's interpreter"],
+      ['setting', 'tritonlint.path'],
+      ['interpreter', 'tritonlint.interpreter'],
+      ['python extension', "the Python extension's interpreter"],
     ] as const) {
-      expect(present({ state: { kind: 'ready' }, resolution: { ...VENV, source } }).detail).toBe(label);
+      expect(present({ state: { kind: 'ready' }, server: { ...VENV, source } }).detail).toBe(label);
     }
   });
 
@@ -71,31 +77,5 @@ describe('present', () => {
       busy: false,
     });
     expect(shown.tooltip).toBe('tritonlint: tritonlint was not found\nClick to show the output.');
-  });
-});
-
-describe('resolutionOf', () => {
-  it("describes each of today's candidates by its source", () => {
-    const python = (origin: Candidate['origin'], path: string): Candidate => ({
-      origin,
-      program: { command: path, args: ['-I', '-m', 'tritonlint'] },
-      python: path,
-    });
-    expect(resolutionOf({ origin: 'search-path', program: { command: 'tritonlint', args: [] } }, '0.1.0')).toEqual({
-      version: '0.1.0',
-      source: 'path',
-      detail: 'tritonlint',
-    });
-    expect(resolutionOf(python('selected-interpreter', '/p/.venv/bin/python'), '0.1.0')).toEqual({
-      version: '0.1.0',
-      source: 'python-extension',
-      detail: '/p/.venv/bin/python',
-    });
-    expect(resolutionOf(python('interpreter-setting', '/usr/bin/python3'), '0.2.0').detail).toBe(
-      'tritonlint.interpreter: /usr/bin/python3',
-    );
-    expect(
-      resolutionOf({ origin: 'path-setting', program: { command: 'uv', args: ['run', 'tritonlint'] } }, '0.2.0'),
-    ).toEqual({ version: '0.2.0', source: 'setting', detail: 'tritonlint.path: uv run tritonlint' });
   });
 });

@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { candidates } from '../src/serverCommand';
+import { plan } from '../src/resolve';
+import { candidates, commandLine, withArgs } from '../src/serverCommand';
 import { PROGRAM_SETTINGS, effectiveValue } from '../src/trust';
 
 const manifest = JSON.parse(readFileSync(resolve(__dirname, '..', 'package.json'), 'utf8'));
@@ -70,5 +71,34 @@ describe('the selected interpreter', () => {
 
   it("is not tried in an untrusted one: it may be the workspace's own environment", () => {
     expect(candidates({ ...choices, trusted: false }, variables).map((c) => c.origin)).toEqual(['search-path']);
+  });
+});
+
+describe("the workspace's own environments", () => {
+  const project = '/work/project';
+  const files = new Set([`${project}/.venv/bin/python`, `${project}/venv/bin/python`, '/opt/active/bin/python']);
+  const places = { exists: (path: string) => files.has(path), platform: 'linux' as const };
+  const variables = { workspaceFolder: project, userHome: '/home/ada', env: { VIRTUAL_ENV: '/opt/active' } };
+  const bundle = { launcher: '/ext/bundled/tool/launch.py' };
+
+  it('are tried in a trusted workspace', () => {
+    expect(candidates({ path: '', interpreter: '', trusted: true }, variables, places).map((c) => c.origin)).toEqual([
+      'virtual-env',
+      'project-venv',
+      'project-venv',
+      'search-path',
+    ]);
+  });
+
+  it('are not run in an untrusted one: the bundled copy runs with a Python of the PATH', () => {
+    const untrusted = { path: '', interpreter: '', trusted: false, selectedInterpreter: `${project}/.venv/bin/python` };
+    const { environment, bundled } = plan(untrusted, variables, places, bundle);
+    const lines = [...environment, ...bundled].map((candidate) => commandLine(withArgs(candidate, 'lsp')));
+    expect(lines).toEqual([
+      'tritonlint lsp',
+      'python3 -I /ext/bundled/tool/launch.py lsp',
+      'python -I /ext/bundled/tool/launch.py lsp',
+    ]);
+    expect(lines.join('\n')).not.toContain(project);
   });
 });
