@@ -112,7 +112,7 @@ def error_lines(lines: list[str]) -> list[str]:
 #: A backend's line for each instance it creates (python, onnxruntime, pytorch, tensorrt ...):
 #: ``TRITONBACKEND_ModelInstanceInitialize: m_0_0 (GPU device 0)``; ``MODEL`` has no device.
 _INSTANCE = re.compile(
-    r'TRITONBACKEND_ModelInstanceInitialize: (\S+) \((CPU|GPU|MODEL)(?: device (\d+))?\)'
+    r"TRITONBACKEND_ModelInstanceInitialize: (\S+) \((CPU|GPU|MODEL)(?: device (\d+))?\)"
 )
 
 

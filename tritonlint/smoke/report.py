@@ -371,9 +371,7 @@ def smoke_object(result: SmokeResult) -> dict[str, Any]:
                 "flags": list(model.flags),
                 "model_file": model.model_file,
                 "inference": _inference_object(model),
-                "instances": [
-                    {"name": name, "device": device} for name, device in model.instances
-                ],
+                "instances": [{"name": name, "device": device} for name, device in model.instances],
                 "attempts": model.attempts,
                 "seconds": round(model.seconds, 3),
             }
