@@ -85,11 +85,11 @@ def completions(
     document, context = locate(source, line, column, schema)
     if context.message is None:
         return []
-    if typed and _just_opened(context, document.text or ""):
-        return []
-    if _in_comment(document.text or "", context.replace.start):
-        return []
     text = document.text or ""
+    if typed and _just_opened(context, text):
+        return []
+    if _in_comment(text, context.replace.start):
+        return []
     if context.position is Position.NAME:
         shape = _written_value(text, context.replace.end)
         if shape is not None and context.replace.start == context.replace.end:
