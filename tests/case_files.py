@@ -58,8 +58,11 @@ Keys of a failing case only:
   position).
 * ``file``: the path the finding is about (default: the config).
 * ``count``: how many findings of the rule the repository yields (default 1).
-* ``fix``: the title of the finding's only fix; ``fixed``: ``file``'s text once that fix is
+* ``fix``: the title of the finding's only fix (``""``: it has none); ``fixed``: ``file``'s text once that fix is
   applied (the finding is then gone, and no new error appears).
+* ``moved``: for a fix that moves files, a table of each move, ``"from" = "to"`` (paths in
+  the repository); the moves are made on disk, after which the finding is gone, no new
+  error appears, and each file is at its new place.
 
 A failing case asserts a finding of the rule, with the rule's severity, at that place of that
 file, with that message; a passing case asserts no finding of the rule.
@@ -97,7 +100,17 @@ _COMMON_KEYS = {
     "codes",
     "smoke",
 }
-_FAIL_KEYS = _COMMON_KEYS | {"message", "message_is", "at", "nth", "file", "count", "fix", "fixed"}
+_FAIL_KEYS = _COMMON_KEYS | {
+    "message",
+    "message_is",
+    "at",
+    "nth",
+    "file",
+    "count",
+    "fix",
+    "fixed",
+    "moved",
+}
 _SMOKE_KEYS = {"hang", "crash", "gpus", "timeout", "backends"}
 _OPTIONS = ("select", "extend_select", "ignore")
 
@@ -167,6 +180,8 @@ class Case:
     count: int = 1
     fix: str | None = None
     fixed: str | None = None
+    #: The moves of a fix that moves files: from, to (paths in the repository).
+    moved: Mapping[str, str] | None = None
     smoke: Smoke | None = None
 
     @property
@@ -300,11 +315,24 @@ def _case(path: Path, code: str, kind: str, number: int, entry: object, stage: s
         count=_typed(path, f"{where} count", data.get("count", 1), int),
         fix=_optional(path, f"{where} fix", data.get("fix"), str),
         fixed=_optional(path, f"{where} fixed", data.get("fixed"), str),
+        moved=_moves(path, where, data.get("moved")),
         smoke=_smoke(path, where, data.get("smoke"), stage),
     )
     if kind == "fail":
         _check_failing(case, where)
     return case
+
+
+def _moves(path: Path, where: str, value: object) -> Mapping[str, str] | None:
+    """The ``moved`` table: each path moved, to where."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or not value:
+        raise CaseFileError(f"{path.name}: {where} moved is a table of paths")
+    for source, target in value.items():
+        if not isinstance(target, str):
+            raise CaseFileError(f"{path.name}: {where} moved[{source!r}] is not a path")
+    return dict(value)
 
 
 def _check_failing(case: Case, where: str) -> None:

@@ -2,7 +2,7 @@
 the fixed file, and a check of it again that no longer finds what was fixed.
 
 Each case is a small repository (files by path), the config the fix changes, and that
-config after the fix.
+config after the fix; a fix that moves files (the config unchanged) lists the moves too.
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ class FixCase(NamedTuple):
     fixed: str
     #: Whether the fix is unsafe (applied only with --unsafe-fixes).
     unsafe: bool = False
+    #: The files the fix moves: from, to (relative to the repository). Its finding is about
+    #: the config's model folder.
+    moved: tuple[tuple[str, str], ...] = ()
 
 
 CASES: dict[str, FixCase] = {
@@ -320,6 +323,27 @@ input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]
 output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]
 dynamic_batching { }
 """,
+    ),
+    "TL212": FixCase(
+        {
+            "m/": None,
+            "m/model.onnx": "",
+            "m/config.pbtxt": """\
+platform: "onnxruntime_onnx"
+max_batch_size: 8
+input [ { name: "I" data_type: TYPE_FP32 dims: [ 16 ] } ]
+output [ { name: "O" data_type: TYPE_FP32 dims: [ 16 ] } ]
+""",
+        },
+        "m/config.pbtxt",
+        """\
+platform: "onnxruntime_onnx"
+max_batch_size: 8
+input [ { name: "I" data_type: TYPE_FP32 dims: [ 16 ] } ]
+output [ { name: "O" data_type: TYPE_FP32 dims: [ 16 ] } ]
+""",
+        unsafe=True,
+        moved=(("m/model.onnx", "m/1/model.onnx"),),
     ),
     "TL301": FixCase(
         {

@@ -458,9 +458,8 @@ def test_a_fix_across_files_is_offered_first_and_names_the_other_file(
     assert status == 1
     (finding,) = [f for f in json.loads(out) if f["code"] == "TL201"]
     assert [(f["title"], f["applicability"]) for f in finding["fixes"]] == [
-        ('Set name to "resnet", the model folder\'s name, and the ensemble steps that name '
-         '"resnet50"', "unsafe"),
-        ('Set name to "resnet", the model folder\'s name', "safe"),
+        ('Set name to "resnet" and rename it in the ensemble "pipe" that runs it', "unsafe"),
+        ('Set name to "resnet" (this model only)', "safe"),
     ]  # fmt: skip
     edits = finding["fixes"][0]["edits"]
     assert [(e.get("path"), e["line"], e["new_text"]) for e in edits] == [
@@ -705,3 +704,28 @@ def test_a_misspelt_message_is_not_renamed_where_its_contents_give_a_field_twice
     assert (err, status) == ("", 1)
     assert config.read_text() == text
     assert "did you mean 'instance_group'?" in out and "= help:" not in out
+
+
+@pytest.mark.parametrize(
+    ("ensembles", "title"),
+    [
+        (2, 'Set name to "resnet" and rename it in the 2 ensembles that run it ("pipe0", "pipe1")'),
+        (4, 'Set name to "resnet" and rename it in the 4 ensembles that run it'),
+    ],
+)
+def test_the_title_of_a_fix_across_files_counts_the_ensembles_and_names_a_few(
+    ensembles: int, title: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    root = repository(tmp_path, NAMED)
+    for number in range(ensembles):
+        name = f"pipe{number}"
+        text = PIPE.replace('name: "pipe"', f'name: "{name}"')
+        make_tree(root, {f"{name}/1/": None, f"{name}/config.pbtxt": text})
+    _, out, _ = run(["repo", "--format", "json"], capsys, tmp_path)
+    (finding,) = [f for f in json.loads(out) if f["code"] == "TL201"]
+    assert [(f["title"], len(f["edits"])) for f in finding["fixes"]] == [
+        (title, 1 + ensembles),
+        ('Set name to "resnet" (this model only)', 1),
+    ]

@@ -26,7 +26,8 @@ def test_check_fix_applies_the_rule_s_fix(
     root = make_tree(tmp_path / "repo", case.files)
     config = root / case.config
     before = config.read_bytes()
-    found = [d for d in lint(root, select=(code,)).diagnostics if d.path == config]
+    about = config.parent if case.moved else config
+    found = [d for d in lint(root, select=(code,)).diagnostics if d.path == about]
     assert found and all(d.fixes for d in found), found
     expected = Applicability.UNSAFE if case.unsafe else Applicability.SAFE
     assert found[0].fixes[0].applicability is expected
@@ -40,6 +41,8 @@ def test_check_fix_applies_the_rule_s_fix(
         assert main([*command, "--unsafe-fixes"]) == 0
     capsys.readouterr()
     assert config.read_bytes() == case.fixed.encode("utf-8")
+    for source, target in case.moved:
+        assert not (root / source).exists() and (root / target).is_file()
     assert code not in codes(lint(root, select=(code,)))
 
 

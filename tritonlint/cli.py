@@ -356,7 +356,11 @@ def _check(args: argparse.Namespace) -> int:
                 from tritonlint.fixing import fix_paths
 
                 fixes = fix_paths(
-                    paths, options, repositories=repositories, unsafe=args.unsafe_fixes
+                    paths,
+                    options,
+                    repositories=repositories,
+                    unsafe=args.unsafe_fixes,
+                    move_files=not args.diff,
                 )
                 result = fixes.result
             else:
@@ -409,11 +413,15 @@ def _show_diff(fixes: FixRun, args: argparse.Namespace) -> int:
         if args.show_fixes:
             errors.print(fix_listing(fixes, "Would fix"), end="", markup=False, highlight=False)
         errors.print(diff_summary(fixes), markup=False, highlight=False)
-    return 1 if fixes.changed else EXIT_CLEAN
+    return 1 if fixes.changed or fixes.moved else EXIT_CLEAN
 
 
 def _write_fixes(fixes: FixRun) -> None:
     from tritonlint.fixing import write_fixes
+    from tritonlint.fixing.report import move_listing
+
+    if fixes.moved:  # made already, as the fixes were applied
+        sys.stderr.write(move_listing(fixes, "tritonlint: moved"))
 
     try:
         write_fixes(fixes)

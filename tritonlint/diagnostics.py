@@ -37,16 +37,32 @@ class TextEdit(NamedTuple):
     path: Path | None = None
 
 
+class FileMove(NamedTuple):
+    """Move the file or folder ``source`` to ``target`` (absolute paths, within one
+    repository), creating the folders above ``target`` that are missing. A move never
+    replaces anything: where ``target`` exists when it is to be made, it is refused."""
+
+    source: Path
+    target: Path
+
+
 class Fix(NamedTuple):
     """Edits that resolve a finding, with a title for a code action.
 
     The edits are of the finding's own file, but for those that name another file: a fix that
-    edits several files is applied to all of them or to none.
+    edits several files is applied to all of them or to none. A fix may move files instead
+    (``moves``: a model file left outside its version folder); such a fix changes no text.
     """
 
     title: str
     edits: tuple[TextEdit, ...]
     applicability: Applicability = Applicability.UNSAFE
+    moves: tuple[FileMove, ...] = ()
+
+    @property
+    def changes_anything(self) -> bool:
+        """Whether the fix edits a text or moves a file."""
+        return bool(self.edits or self.moves)
 
     def by_file(self, own: Path) -> dict[Path, list[TextEdit]]:
         """The edits by the file they change (``own``: the finding's file, for an edit that
@@ -90,7 +106,7 @@ class Diagnostic(NamedTuple):
         """The fix ``--fix`` applies (with ``--unsafe-fixes``: ``unsafe``): the first with
         edits that may be applied."""
         for fix in self.fixes:
-            if fix.edits and (unsafe or fix.applicability is Applicability.SAFE):
+            if fix.changes_anything and (unsafe or fix.applicability is Applicability.SAFE):
                 return fix
         return None
 

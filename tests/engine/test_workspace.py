@@ -322,7 +322,7 @@ def test_a_fix_that_edits_another_config_follows_that_configs_edits(root: Path) 
     assert result.rechecked == {"pipe", "outer", "a"}
     (renamed,) = [d for d in result.by_model[root / "a"] if d.code == "TL201"]
     with_steps = renamed.fixes[0]
-    assert with_steps.title.endswith('and the ensemble steps that name "zzz"')
+    assert with_steps.title == 'Set name to "a" and rename it in the ensemble "pipe" that runs it'
     # Placed in the text as it is now, below the new comment line.
     fixed = apply_edits(edited, with_steps.by_file(renamed.path)[pipe])
     assert fixed == edited.replace('model_name: "zzz"', 'model_name: "a"')

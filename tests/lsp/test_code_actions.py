@@ -51,7 +51,7 @@ async def test_a_fix_across_files_edits_the_other_files_current_text(
     change_document(client, pipeline, edited, 2)
     actions = await code_actions(client, uri, at(0, 7, 0, 7))
     both = actions[0]
-    assert both.title.endswith('and the ensemble steps that name "prep"')
+    assert both.title == 'Set name to "pre" and rename it in the ensemble "pipeline" that runs it'
     assert both.edit and both.edit.changes
     assert [e.range for e in both.edit.changes[pipeline]] == [at(9, 18, 9, 24)]
     assert apply(edited, list(both.edit.changes[pipeline])) == "# runs prep\n" + PIPELINE

@@ -14,6 +14,9 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 from test_server import apply
 
+from tritonlint.document import parse_config
+from tritonlint.schema.releases import load_schema
+
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 #: A model with a label file and text outside ASCII (an emoji is two UTF-16 code units).
@@ -129,6 +132,40 @@ async def test_completion_offers_the_fields_not_yet_written(
         text_edit=types.TextEdit(span(5, 0, 5, 0), "dynamic_batching {\n  $0\n}"),
         filter_text="dynamic_batching {\n  $0\n}",
     )
+
+
+async def test_enter_in_an_opened_list_of_messages_offers_an_element_not_a_field(
+    client: LanguageClient, project: Path
+) -> None:
+    """``input [`` then Enter: VS Code asks on its own (quick suggestions, sent as Invoked)
+    at the start of the new line; what Enter accepts there must leave text that parses (it
+    wrote ``input input [ { } ]``). Typing a space after the bracket asks with the trigger
+    character: nothing is offered then."""
+    path = project / "models/classifier/config.pbtxt"
+    text = CLASSIFIER + "input [\n  \n]\n"  # the editor closed the bracket
+    document = show(client, path, text)
+    line = CLASSIFIER.count("\n") + 1
+    asked = types.CompletionContext(trigger_kind=types.CompletionTriggerKind.Invoked)
+    found = await client.text_document_completion_async(
+        types.CompletionParams(document, P(line, 2), context=asked)
+    )
+    assert isinstance(found, list)
+    assert [(item.label, item.text_edit) for item in found] == [
+        ("{ }", types.TextEdit(span(line, 2, line, 2), "{\n  $0\n}"))
+    ]
+    for item in found:
+        assert isinstance(item.text_edit, types.TextEdit)
+        edit = types.TextEdit(item.text_edit.range, item.text_edit.new_text.replace("$0", ""))
+        accepted = apply(text, [edit])
+        problems = parse_config(path, accepted, load_schema()).problems
+        assert [p.message for p in problems if p.rule.is_syntax] == []
+    typed = types.CompletionContext(
+        trigger_kind=types.CompletionTriggerKind.TriggerCharacter, trigger_character=" "
+    )
+    after_space = await client.text_document_completion_async(
+        types.CompletionParams(document, P(line - 1, 7), context=typed)
+    )
+    assert after_space == []
 
 
 async def test_a_client_without_snippets_gets_the_text_without_tab_stops(

@@ -295,14 +295,14 @@ async def test_a_fix_across_files_edits_each_of_them(client: LanguageClient, pro
     actions = await code_actions(client, uri, at(0, 7, 0, 7))
     both = actions[0]
     assert (both.title, both.is_preferred) == (
-        'Set name to "pre", the model folder\'s name, and the ensemble steps that name "prep"',
+        'Set name to "pre" and rename it in the ensemble "pipeline" that runs it',
         None,
     )
     assert both.edit and both.edit.changes and set(both.edit.changes) == {uri, pipeline}
     assert apply(pre_text, list(both.edit.changes[uri])) == PRE
     assert apply(pipeline_text, list(both.edit.changes[pipeline])) == PIPELINE
     assert (actions[1].title, actions[1].is_preferred) == (
-        'Set name to "pre", the model folder\'s name',
+        'Set name to "pre" (this model only)',
         True,
     )
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import stat
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -25,7 +25,8 @@ from case_files import Case, CaseFileError, Latin1, Link, case_files, load
 from helpers import assert_fix_resolves, lint, python_launcher
 from rule_examples import ROOT, NotAnExample, parse_example, unreadable_yet_read, written
 
-from tritonlint.diagnostics import Diagnostic
+from tritonlint.diagnostics import Diagnostic, Severity
+from tritonlint.fixing.moves import make_moves
 from tritonlint.rules.registry import Rule, all_rules, by_code
 from tritonlint.server import devices
 from tritonlint.smoke import SmokeOptions, run_smoke
@@ -62,9 +63,36 @@ def test_case(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     rule = by_code(case.code)
     assert rule is not None and finding.severity is rule.severity
     if case.fix is not None:
-        assert [fix.title for fix in finding.fixes] == [case.fix]
+        assert [fix.title for fix in finding.fixes] == ([case.fix] if case.fix else [])
     if case.fixed is not None:
         assert assert_fix_resolves(finding, target, **options) == case.fixed
+    if case.moved is not None:
+        _assert_moves_resolve(finding, root, target, case.moved, options)
+
+
+def _assert_moves_resolve(
+    finding: Diagnostic,
+    root: Path,
+    target: Path,
+    moved: Mapping[str, str],
+    options: dict[str, object],
+) -> None:
+    """The finding's only fix moves what ``moved`` says; made, it leaves the finding gone, no
+    new error, and each file at its new place."""
+    assert len(finding.fixes) == 1 and not finding.fixes[0].edits, finding.fixes
+    moves = finding.fixes[0].moves
+    assert {
+        m.source.relative_to(root).as_posix(): m.target.relative_to(root).as_posix() for m in moves
+    } == dict(moved)
+    before = lint(target, **options).diagnostics
+    assert make_moves(moves) is None
+    after = lint(target, **options).diagnostics
+    assert finding.message not in [d.message for d in after if d.code == finding.code]
+    new_errors = {(d.code, d.message) for d in after if d.severity is Severity.ERROR} - {
+        (d.code, d.message) for d in before
+    }
+    assert not new_errors, new_errors
+    assert all(move.target.exists() and not move.source.exists() for move in moves)
 
 
 def _naming(found: Sequence[Diagnostic], folder: Path) -> list[str]:

@@ -3,10 +3,17 @@ the backend's ``parameters`` keys and their values.
 
 Only what the targeted release's schema has is offered. Items are not filtered by what is
 typed: an editor matches them against the word at the cursor (``replace``) itself.
+
+No item, accepted where it is offered, makes text that does not parse: inside the ``[ ]`` of
+a list of messages (``input [`` and a new line) the only item is an element, ``{ }``, and only
+where an element may begin (after the ``[`` or a ``,``); never a field name, which would
+write ``input [ input [ ... ] ]``. Enum values the server refuses (``TYPE_INVALID``) are not
+offered.
 """
 
 from __future__ import annotations
 
+import re
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -27,6 +34,10 @@ if TYPE_CHECKING:
 
     from tritonlint.repository.model import Repository
     from tritonlint.schema.releases import Schema
+
+
+#: The enum values that say "no value" (``TYPE_INVALID``), which the server refuses.
+_REFUSED_SUFFIX = "_INVALID"
 
 
 class CompletionKind(Enum):
@@ -61,14 +72,33 @@ def completions(
     schema: Schema,
     repository: Repository | None = None,
     path: Path | None = None,
+    *,
+    typed: bool = False,
 ) -> list[Completion]:
     """What may be typed at ``line``/``column`` of ``source`` (the config at ``path``, a
-    model of ``repository``)."""
+    model of ``repository``).
+
+    ``typed``: asked for because a character was typed (not by the user): then nothing is
+    offered right after a ``{`` or the ``[`` of a list of messages just opened, where the
+    user goes on to type a name or a brace, not to pick from a list.
+    """
     document, context = locate(source, line, column, schema)
     if context.message is None:
         return []
+    text = document.text or ""
+    if typed and _just_opened(context, text):
+        return []
+    if _in_comment(text, context.replace.start):
+        return []
     if context.position is Position.NAME:
-        return _field_names(context.message, context)
+        shape = _written_value(text, context.replace.end)
+        if shape is not None and context.replace.start == context.replace.end:
+            return []  # between a name and its value: nothing goes there
+        return _field_names(context.message, context, shape)
+    if context.position is Position.ELEMENT:
+        return _element(context, text)
+    if context.replace.start == context.replace.end and _before_value(text, context.replace.end):
+        return []  # before a value written already: a second one would not parse
     parameters = offers(document, context, schema.release, path, repository)
     if parameters is not None:
         kind = CompletionKind.PARAMETER if context.field == "key" else CompletionKind.VALUE
@@ -84,7 +114,21 @@ def completions(
     return from_file if from_file is not None else offered
 
 
-def _field_names(message: Descriptor, context: CursorContext) -> list[Completion]:
+class _Shape(Enum):
+    """What follows a field name already written: the value a new name must fit."""
+
+    SCALAR = "scalar"
+    SCALARS = "list of scalars"
+    MESSAGE = "message"
+    MESSAGES = "list of messages"
+
+
+def _field_names(
+    message: Descriptor, context: CursorContext, shape: _Shape | None = None
+) -> list[Completion]:
+    """The fields that may be named at the cursor: with a snippet of their value where the
+    name is new; where the name of a field with its value is being changed (``shape``: that
+    value's), the names of the fields that value fits, alone."""
     taken = {name for name in context.present if _single(message, name)}
     for name in list(taken):
         oneof = message.fields_by_name[name].containing_oneof
@@ -92,11 +136,149 @@ def _field_names(message: Descriptor, context: CursorContext) -> list[Completion
             taken.update(field.name for field in oneof.fields)
     return [
         Completion(
-            field.name, CompletionKind.FIELD, field_detail(field), *_snippet(field), context.replace
+            field.name,
+            CompletionKind.FIELD,
+            field_detail(field),
+            *(_snippet(field) if shape is None else (field.name, False)),
+            context.replace,
         )
         for field in message.fields
-        if field.name not in taken
+        if field.name not in taken and (shape is None or _fits(field, shape))
     ]
+
+
+def _written_value(text: str, offset: int) -> _Shape | None:
+    """The shape of the value written after the name that ends at ``offset`` (None: no value
+    follows, the name is new)."""
+    rest = text[offset:].lstrip(" \t")
+    colon = rest.startswith(":")
+    if colon:
+        rest = rest[1:].lstrip()
+    if rest.startswith("{"):
+        return _Shape.MESSAGE
+    if rest.startswith("["):
+        return _Shape.MESSAGES if rest[1:].lstrip().startswith("{") else _Shape.SCALARS
+    return _Shape.SCALAR if colon else None
+
+
+def _fits(field: FieldDescriptor, shape: _Shape) -> bool:
+    """Whether a value of ``shape`` may follow the name of ``field``."""
+    message = field.type == FieldDescriptor.TYPE_MESSAGE
+    if shape is _Shape.MESSAGE:
+        return message
+    if shape is _Shape.MESSAGES:
+        return message and field.is_repeated
+    if shape is _Shape.SCALARS:
+        return not message and field.is_repeated
+    return not message
+
+
+def _element(context: CursorContext, text: str) -> list[Completion]:
+    """An element of the list of messages the cursor is in, where one may begin."""
+    field = context.field_descriptor
+    if field is None or field.type != FieldDescriptor.TYPE_MESSAGE:
+        return []
+    if not opens_element(text, context.replace.start):
+        return []
+    detail = f"an element of {field.name}, {type_label(field)}"
+    comma = "," if _next_significant(text, context.replace.end) == "{" else ""  # before another
+    snippet = "{\n  $0\n}" + comma
+    return [Completion("{ }", CompletionKind.VALUE, detail, snippet, True, context.replace)]
+
+
+def _just_opened(context: CursorContext, text: str) -> bool:
+    """Whether the cursor follows a ``{``, or the ``[`` of a list of messages."""
+    last = _last_token(text, context.replace.start)
+    if context.position is Position.ELEMENT:
+        return last == "["
+    return context.position is Position.NAME and last == "{"
+
+
+def opens_element(text: str, offset: int) -> bool:
+    """Whether the last thing before ``offset`` (spaces and comments aside) is a ``[`` or a
+    ``,``: where a list's next element begins."""
+    return _last_token(text, offset) in ("[", ",")
+
+
+def _last_token(text: str, offset: int) -> str:
+    """The last character before ``offset`` that is neither space nor in a comment."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    end = offset
+    while True:
+        line = text[line_start:end]
+        comment = _comment_start(line)
+        if comment is not None:
+            line = line[:comment]
+        stripped = line.rstrip()
+        if stripped:
+            return stripped[-1]
+        if line_start == 0:
+            return ""
+        end = line_start - 1
+        line_start = text.rfind("\n", 0, end) + 1
+
+
+#: What may follow a value (``""``: the end of the text; ``"\n"``: of the line): a cursor
+#: before one of them is not before a value already written.
+_AFTER_VALUE = frozenset({"", "]", "}", ">", ",", ";", "\n"})
+
+
+def _next_token(text: str, offset: int) -> str:
+    """The first character after ``offset`` that is not a space or tab (``"\n"`` at the end
+    of the line or a comment, ``""`` at the end of the text)."""
+    rest = text[offset:].lstrip(" \t\r")
+    if rest.startswith("#"):
+        return "\n"
+    return rest[:1]
+
+
+def _before_value(text: str, offset: int) -> bool:
+    """Whether a value follows ``offset`` on its line (not a field's name, which is followed
+    by ``:``, ``{`` or ``[``)."""
+    if _next_token(text, offset) in _AFTER_VALUE:
+        return False
+    rest = text[offset:].lstrip(" \t")
+    word = re.match(r"[A-Za-z_][A-Za-z0-9_.]*", rest)
+    if word is None:
+        return True
+    return not rest[word.end() :].lstrip(" \t").startswith((":", "{", "["))
+
+
+def _next_significant(text: str, offset: int) -> str:
+    """The first character after ``offset`` that is neither space nor in a comment (``""``
+    at the end of the text)."""
+    while True:
+        token = _next_token(text, offset)
+        if token != "\n":
+            return token
+        offset = text.find("\n", offset) + 1
+        if offset == 0:
+            return ""
+
+
+def _in_comment(text: str, offset: int) -> bool:
+    """Whether ``offset`` is inside a ``#`` comment."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    return _comment_start(text[line_start:offset]) is not None
+
+
+def _comment_start(line: str) -> int | None:
+    """Where a ``#`` comment starts in ``line`` (not one inside a string), or None."""
+    quote: str | None = None
+    escaped = False
+    for index, char in enumerate(line):
+        if quote is not None:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == quote:
+                quote = None
+        elif char in "\"'":
+            quote = char
+        elif char == "#":
+            return index
+    return None
 
 
 def _single(message: Descriptor, name: str) -> bool:
@@ -130,6 +312,7 @@ def _values(context: CursorContext, config: Any, repository: Repository | None) 
         return [
             _item(value.name, CompletionKind.ENUM_VALUE, enum.full_name, context)
             for value in enum.values
+            if not value.name.endswith(_REFUSED_SUFFIX)
         ]
     if field.type == FieldDescriptor.TYPE_BOOL:
         return [_item(word, CompletionKind.VALUE, "bool", context) for word in ("true", "false")]

@@ -38,6 +38,9 @@ class Position(Enum):
     NAME = "name"
     #: After ``field:``, where its value is written.
     VALUE = "value"
+    #: Inside the ``[ ]`` of a list of messages (``input [ | ]``), between its elements:
+    #: where only an element (``{ ... }``) may be written, no field name.
+    ELEMENT = "element"
 
 
 class CursorContext(NamedTuple):
@@ -186,6 +189,8 @@ def _where(fields: list[Field], text: str, offset: int) -> tuple[Position, str |
         name = field.name
         if not name.missing and name.span.start <= offset <= name.span.end:
             return Position.NAME, name.text, text[name.span.start : offset], name.span
+        if _in_message_list(field, offset):
+            return Position.ELEMENT, name.text, "", span_at(text, offset)
         if field.colon is None or field.colon.missing or offset < field.colon.span.end:
             continue
         value = field.value
@@ -207,6 +212,17 @@ def _where(fields: list[Field], text: str, offset: int) -> tuple[Position, str |
         if offset <= _value_end(value):
             return Position.VALUE, name.text, "", span_at(text, offset)
     return Position.NAME, None, "", span_at(text, offset)
+
+
+def _in_message_list(field: Field, offset: int) -> bool:
+    """Whether ``offset`` is inside the brackets of ``field``'s list of messages (written
+    without a colon, as lists of messages are), outside its elements."""
+    value = field.value
+    if field.colon is not None and not field.colon.missing:
+        return False
+    if not isinstance(value, ListValue) or value.open.missing:
+        return False
+    return value.open.span.end <= offset <= _value_end(value)
 
 
 def _scalar_at(value: Scalar | Message | ListValue, offset: int) -> Scalar | None:

@@ -48,6 +48,11 @@ def fix_warnings(run: FixRun) -> list[str]:
         where = shown_path(diagnostic.path)
         if diagnostic.span is not None:
             where += f":{diagnostic.span.line}:{diagnostic.span.column}"
+        if fix.moves:  # the disk is not as the check found it
+            warnings.append(
+                f"refused the fix of {diagnostic.code} at {where} ({fix.title!r}): {refused.reason}"
+            )
+            continue
         warnings.append(
             f"refused the fix of {diagnostic.code} at {where} ({fix.title!r}): {refused.reason}; "
             "this is a bug in the rule's fix, please report it"
@@ -65,6 +70,13 @@ def fix_warnings(run: FixRun) -> list[str]:
     return warnings
 
 
+def move_listing(run: FixRun, verb: str = "moved") -> str:
+    """A line for each file a fix moved: ``moved m/model.onnx to m/1/model.onnx``."""
+    return "".join(
+        f"{verb} {shown_path(move.source)} to {shown_path(move.target)}\n" for move in run.moved
+    )
+
+
 def diff_summary(run: FixRun) -> str:
     """The line under ``--diff``: how many findings the change would fix."""
     if not run.applied:
@@ -76,5 +88,5 @@ def diff_summary(run: FixRun) -> str:
                 "`--unsafe-fixes` option)."
             )
         return "No fixes available."
-    files = len(run.changed)
+    files = len(run.changed) + len(run.moved)
     return f"Would fix {_findings(len(run.applied))} in {files} file{'s' if files != 1 else ''}."

@@ -7,7 +7,11 @@ Fixes whose edits overlap an edit already taken this round wait for the next rou
 their findings are checked anew; a fix whose edits are all already taken (two findings
 offering the same edit) is applied once and resolves both. Each fix is verified on its own
 before it is taken, in each file it edits (see :func:`~tritonlint.fixing.verify.refusal`).
-The new texts go to the workspace's overlay; the disk is not touched here.
+The new texts go to the workspace's overlay; the disk is not touched here, but by a fix
+that moves files (a model file into its version folder), where a ``mover`` is given: it
+makes the moves on disk (see :mod:`tritonlint.fixing.moves`), and the workspace reads the
+model folders again, so that the next check sees the files where they now are. Without a
+mover (``--diff``), the moves are only recorded.
 
 In a file with syntax errors the fields are the parser's guesses, so only the fixes of the
 syntax rules are applied there.
@@ -16,18 +20,21 @@ syntax rules are applied there.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
 
-from tritonlint.diagnostics import Diagnostic, Fix, TextEdit
+from tritonlint.diagnostics import Diagnostic, FileMove, Fix, TextEdit
 from tritonlint.document import ConfigDocument, parse_config
 from tritonlint.engine import CheckResult, Workspace
 from tritonlint.fixing.verify import fix_refusal
 from tritonlint.rewrite import apply_edits, touch_same_text
 from tritonlint.rules.registry import by_code
 from tritonlint.schema.releases import Schema
+
+#: Makes the moves of one fix on disk, all or none; why not, or None.
+Mover = Callable[[Sequence[FileMove]], "str | None"]
 
 #: How many rounds of fixing before giving up on fixes that keep making more to fix.
 MAX_ROUNDS = 10
@@ -63,6 +70,8 @@ class WorkspaceFixes:
     #: Files that fixes would have changed but that may not be written (symbolic links to
     #: outside the repository).
     not_written: set[Path] = field(default_factory=set)
+    #: The files moved (or, without a mover, to be moved), in the order of the moves.
+    moved: list[FileMove] = field(default_factory=list)
 
 
 def fix_workspace(
@@ -71,17 +80,24 @@ def fix_workspace(
     unsafe: bool,
     max_rounds: int = MAX_ROUNDS,
     writable: Callable[[Path], bool] | None = None,
+    mover: Mover | None = None,
 ) -> WorkspaceFixes:
     """Apply the fixes of ``workspace``'s findings in its overlay until none is left; a fix
-    that edits a file ``writable`` refuses is not applied at all."""
+    that edits (or moves) a file ``writable`` refuses is not applied at all. ``mover``
+    makes the moves of the fixes that move files (None: they are only recorded)."""
     originals: dict[Path, str] = {}
     outcome = WorkspaceFixes(workspace.check())
     refused: set[tuple[str, Path, Fix]] = set()
+    moving = _Moves(workspace, outcome, refused, writable, mover)
     for _ in range(max_rounds):
         fixing = _Round(workspace, schema, outcome, refused, set(originals), writable)
+        moved = False
         for diagnostic, fix in _fixable(outcome.result.diagnostics, unsafe):
-            fixing.take(diagnostic, fix)
-        if not fixing.taken:
+            if fix.moves:
+                moved = moving.take(diagnostic, fix) or moved
+            else:
+                fixing.take(diagnostic, fix)
+        if not fixing.taken and not moved:
             break
         for path, edits in fixing.taken.items():
             text = fixing.files[path][0]
@@ -90,7 +106,7 @@ def fix_workspace(
         outcome.result = workspace.check()
     else:
         outcome.unsettled = any(
-            (d.code, d.path, fix) not in refused
+            (d.code, d.path, fix) not in refused and not moving.planned_already(fix)
             for d, fix in _fixable(outcome.result.diagnostics, unsafe)
         )
     for path, before in originals.items():
@@ -98,6 +114,57 @@ def fix_workspace(
         if after is not None and after != before:
             outcome.changed[path] = (before, after)
     return outcome
+
+
+class _Moves:
+    """The fixes that move files: made on disk by the mover, or recorded as planned."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        outcome: WorkspaceFixes,
+        refused: set[tuple[str, Path, Fix]],
+        writable: Callable[[Path], bool] | None,
+        mover: Mover | None,
+    ) -> None:
+        self._workspace = workspace
+        self._outcome = outcome
+        self._refused = refused
+        self._writable = writable
+        self._mover = mover
+        self._planned: set[FileMove] = set()
+
+    def planned_already(self, fix: Fix) -> bool:
+        """Whether every move of ``fix`` is recorded already (found again, not made)."""
+        return bool(fix.moves) and all(move in self._planned for move in fix.moves)
+
+    def take(self, diagnostic: Diagnostic, fix: Fix) -> bool:
+        """Make (or plan) the fix's moves; whether the disk changed."""
+        key = (diagnostic.code, diagnostic.path, fix)
+        if key in self._refused or self.planned_already(fix):
+            return False
+        if self._writable is not None:
+            paths = [path for move in fix.moves for path in move]
+            barred = {path for path in paths if not self._writable(path)}
+            if barred:
+                self._outcome.not_written |= barred
+                return False
+        if self._mover is None:
+            self._planned.update(fix.moves)
+            self._outcome.moved.extend(fix.moves)
+            self._outcome.applied.append(Applied(diagnostic, fix))
+            return False
+        reason = self._mover(fix.moves)
+        if reason is not None:
+            self._refused.add(key)
+            self._outcome.refused.append(Refused(diagnostic, fix, reason))
+            return False
+        self._outcome.moved.extend(fix.moves)
+        self._outcome.applied.append(Applied(diagnostic, fix))
+        for move in fix.moves:
+            self._workspace.refresh(move.source)
+            self._workspace.refresh(move.target)
+        return True
 
 
 class _Round:
@@ -191,5 +258,5 @@ def _allowed_in(document: ConfigDocument, diagnostic: Diagnostic) -> bool:
 def _fixable(diagnostics: Iterable[Diagnostic], unsafe: bool) -> Iterable[tuple[Diagnostic, Fix]]:
     for diagnostic in diagnostics:
         fix = diagnostic.fix_to_apply(unsafe)
-        if fix is not None and os.path.isfile(diagnostic.path):
+        if fix is not None and (fix.moves or os.path.isfile(diagnostic.path)):
             yield diagnostic, fix

@@ -1,7 +1,9 @@
 """Fix the paths a user names: every repository, model folder or config file among them.
 
-What :func:`fix_paths` returns says what would change; nothing is written until
-:func:`write_fixes` is called, and then every changed file is written or none is.
+What :func:`fix_paths` returns says what would change; no text is written until
+:func:`write_fixes` is called, and then every changed file is written or none is. Files that
+fixes move (with ``move_files``) are moved as the fixer's rounds go, each fix's moves whole or
+not at all, so that the rounds check the repository as it then is.
 """
 
 from __future__ import annotations
@@ -10,11 +12,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tritonlint.diagnostics import Diagnostic
+from tritonlint.diagnostics import Diagnostic, FileMove
 from tritonlint.engine import LintOptions, LintResult, workspace_for
 from tritonlint.engine.batch import check_source
 from tritonlint.engine.checks import walk_diagnostics
 from tritonlint.engine.outside import base_of
+from tritonlint.fixing.moves import make_moves
 from tritonlint.fixing.rounds import Applied, Refused, fix_workspace
 from tritonlint.paths import leaves
 from tritonlint.report.printable import shown_path
@@ -38,6 +41,10 @@ class FixRun:
     #: Files with fixes that were not applied because they are symbolic links to outside
     #: the repository (without ``follow_outside_links``).
     not_written: list[Path] = field(default_factory=list)
+    #: The files the fixes moved (or, without ``move_files``, would move).
+    moved: list[FileMove] = field(default_factory=list)
+    #: Whether the unsafe fixes were applied too (then none is hidden).
+    unsafe: bool = False
 
     @property
     def fixed(self) -> list[Diagnostic]:
@@ -45,15 +52,25 @@ class FixRun:
         return [applied.diagnostic for applied in self.applied]
 
     def hidden(self) -> int:
-        """How many remaining findings only ``--unsafe-fixes`` would fix."""
+        """How many remaining findings only ``--unsafe-fixes`` would fix (none, with it: the
+        unsafe fixes that remain were refused)."""
+        if self.unsafe:
+            return 0
         return sum(1 for d in self.result.diagnostics if d.fix_is_hidden)
 
     def diff(self) -> str:
-        """Every change as a unified diff, file by file."""
-        return "".join(
+        """Every change as a unified diff, file by file; a move as git writes a rename."""
+        texts = "".join(
             unified_diff(shown_path(path), before, after)
             for path, (before, after) in self.changed.items()
         )
+        return texts + "".join(rename_diff(move) for move in self.moved)
+
+
+def rename_diff(move: FileMove) -> str:
+    """A move as ``git diff`` shows a rename without changes."""
+    source, target = shown_path(move.source), shown_path(move.target)
+    return f"diff --git a/{source} b/{target}\nrename from {source}\nrename to {target}\n"
 
 
 def fix_paths(
@@ -63,29 +80,39 @@ def fix_paths(
     repositories: Sequence[Path] = (),
     unsafe: bool = False,
     texts: Mapping[Path, str] | None = None,
+    move_files: bool = False,
 ) -> FixRun:
     """Lint ``paths`` as :func:`~tritonlint.engine.lint_paths` does, applying fixes in memory.
 
     ``texts``: contents read in place of those files (an editor's unsaved documents), by
     absolute path; the fixes start from them, and a changed file's text before is its.
+    ``move_files``: make the moves of the fixes that move files, on disk (else they are only
+    listed, as ``--diff`` shows them).
     """
     sources, unusable, empty = plan(paths, repositories, options.excluded.match)
     schema = load_schema(options.triton_version)
     found: list[Diagnostic] = list(options.report(walk_diagnostics(unusable)))
     checked: list[Path] = []
-    run = FixRun(LintResult(triton_version=schema.release, empty=empty))
+    run = FixRun(LintResult(triton_version=schema.release, empty=empty), unsafe=unsafe)
     for source in sources:
         workspace = workspace_for(source, options)
         for path, text in (texts or {}).items():
             if _reads(source, path):
                 workspace.open(path, text)
-        outcome = fix_workspace(workspace, schema, unsafe, writable=_writable(source, options))
+        outcome = fix_workspace(
+            workspace,
+            schema,
+            unsafe,
+            writable=_writable(source, options),
+            mover=make_moves if move_files else None,
+        )
         source_found, source_checked = check_source(workspace, source, options)
         found.extend(source_found)
         checked.extend(source_checked)
         run.changed.update(outcome.changed)
         run.applied.extend(outcome.applied)
         run.refused.extend(outcome.refused)
+        run.moved.extend(outcome.moved)
         if outcome.unsettled:
             run.unsettled.extend(sorted({d.path for d in outcome.result.diagnostics if d.fixes}))
         run.not_written.extend(sorted(outcome.not_written))

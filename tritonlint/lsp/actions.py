@@ -3,7 +3,10 @@
 * each fix of a finding in the range asked about is a ``quickfix`` (the first safe one
   preferred); a fix that edits other files too (an ensemble that names a renamed model)
   edits them in the same workspace edit. A fix that the fixer's verifier refuses (it would
-  break the file: see :mod:`tritonlint.fixing.verify`) is not offered;
+  break the file: see :mod:`tritonlint.fixing.verify`) is not offered; a fix that moves
+  files (a model file into its version folder) is a ``RenameFile`` operation of the edit's
+  ``documentChanges``, offered only to a client that declares it can rename files, and not
+  where a move could not be made now (its target exists);
 * "Disable CODE for this line" writes ``# tritonlint: disable=CODE`` after the line the
   finding starts on, or on a line of its own before it when that line has a comment already;
 * "Disable CODE for this file" writes ``# tritonlint: disable-file=CODE`` at the top;
@@ -18,7 +21,8 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from tritonlint.diagnostics import Diagnostic, TextEdit
+from tritonlint.diagnostics import Diagnostic, FileMove, TextEdit
+from tritonlint.fixing.moves import move_refusal
 from tritonlint.format.api import line_edits
 from tritonlint.lsp.positions import Positions
 
@@ -34,16 +38,23 @@ def quick_fixes(
     positions: PositionsOf,
     uri_of: Callable[[Path], str],
     refusal: Callable[[dict[Path, list[TextEdit]]], str | None],
+    renames: bool = False,
 ) -> list[types.CodeAction]:
     """A code action for each fix with edits of one finding that ``refusal`` (the reason a
-    fix's edits, by file, must not be taken) lets by."""
+    fix's edits, by file, must not be taken) lets by; for each fix that moves files too,
+    where the client can rename files (``renames``)."""
     diagnostic, lsp_diagnostic = shown
     preferred = diagnostic.fix_to_apply(unsafe=False)
     actions = []
     for fix in diagnostic.fixes:
-        by_file = fix.by_file(diagnostic.path)
-        edit = _workspace_edit(by_file, positions, uri_of)
-        if edit is None or refusal(by_file) is not None:
+        if fix.moves:
+            edit = _rename_edit(fix.moves, uri_of) if renames else None
+        else:
+            by_file = fix.by_file(diagnostic.path)
+            edit = _workspace_edit(by_file, positions, uri_of)
+            if edit is not None and refusal(by_file) is not None:
+                edit = None
+        if edit is None:
             continue
         actions.append(
             types.CodeAction(
@@ -134,6 +145,36 @@ def _workspace_edit(
             types.TextEdit(range=converter.range(e.span), new_text=e.new_text) for e in edits
         ]
     return types.WorkspaceEdit(changes=changes) if changes else None
+
+
+def can_rename_files(capabilities: types.ClientCapabilities) -> bool:
+    """Whether the client applies a workspace edit's ``documentChanges`` with ``rename``
+    operations."""
+    workspace = capabilities.workspace
+    edit = workspace.workspace_edit if workspace is not None else None
+    if edit is None or not edit.document_changes:
+        return False
+    return types.ResourceOperationKind.Rename in (edit.resource_operations or [])
+
+
+def _rename_edit(
+    moves: tuple[FileMove, ...], uri_of: Callable[[Path], str]
+) -> types.WorkspaceEdit | None:
+    """The moves as ``RenameFile`` operations that never overwrite (None: one of them cannot
+    be made now). The client creates the folders the new place needs, as it does for any
+    rename (VS Code does)."""
+    if any(move_refusal(move) is not None for move in moves):
+        return None
+    return types.WorkspaceEdit(
+        document_changes=[
+            types.RenameFile(
+                old_uri=uri_of(move.source),
+                new_uri=uri_of(move.target),
+                options=types.RenameFileOptions(overwrite=False, ignore_if_exists=False),
+            )
+            for move in moves
+        ]
+    )
 
 
 def _newline(text: str) -> str:

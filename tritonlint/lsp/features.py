@@ -110,7 +110,13 @@ def completion(ls: TritonLintServer, params: types.CompletionParams) -> list[typ
     line, column = found.at(params.position)
     repository = found.project.workspace.repository
     client = _item_capabilities(ls)
-    offered = completions(found.source, line, column, found.schema, repository, found.path)
+    context = params.context
+    typed = context is not None and (
+        context.trigger_kind == types.CompletionTriggerKind.TriggerCharacter
+    )
+    offered = completions(
+        found.source, line, column, found.schema, repository, found.path, typed=typed
+    )
     return answers.completion_items(offered, found.positions, client)
 
 

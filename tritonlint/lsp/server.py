@@ -709,11 +709,13 @@ def _finding_actions(
     def refusal(by_file: dict[Path, list[TextEdit]]) -> str | None:
         return fix_refusal(by_file, project.workspace.document, schema)
 
+    renames = actions.can_rename_files(ls.client_capabilities)
+
     for diagnostic in ls.findings(project, result, path):
         shown = (diagnostic, to_lsp(diagnostic, path, positions))
         if not _overlaps(shown[1].range, params.range):
             continue
-        found.extend(actions.quick_fixes(shown, positions, ls.uri_of, refusal))
+        found.extend(actions.quick_fixes(shown, positions, ls.uri_of, refusal, renames))
         if diagnostic.span is not None:
             found.append(actions.disable_line(shown, text, own, uri))
         found.append(actions.disable_file(shown, text, uri))

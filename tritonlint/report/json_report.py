@@ -4,7 +4,9 @@ Each finding carries ``url``, its rule's documentation, and ``fix``: the fix the
 first, in the shape ruff's JSON output gives fixes (``message``, ``applicability``, and
 ``edits`` of ``content`` from ``location`` to ``end_location``, each a ``row`` and a
 ``column``), or null. ``fixes`` lists every fix offered, in tritonlint's own shape. An edit
-of another file than the finding's (an ensemble that names the model) has its ``path``.
+of another file than the finding's (an ensemble that names the model) has its ``path``. A fix
+that moves files (a model file into its version folder) has ``moves``, each ``from`` and
+``to`` (paths as findings give them); its ``edits`` are empty.
 """
 
 from __future__ import annotations
@@ -44,6 +46,19 @@ def _fix(fix: Fix) -> dict[str, Any]:
             }
             for edit in fix.edits
         ],
+        **_moves(fix),
+    }
+
+
+def _moves(fix: Fix) -> dict[str, list[dict[str, str]]]:
+    """``moves``, for a fix that moves files."""
+    if not fix.moves:
+        return {}
+    return {
+        "moves": [
+            {"from": display_path(move.source), "to": display_path(move.target)}
+            for move in fix.moves
+        ]
     }
 
 
@@ -79,6 +94,7 @@ def to_json_object(diagnostic: Diagnostic) -> dict[str, Any]:
                     {"new_text": edit.new_text, **_position(edit.span), **_other_file(edit)}
                     for edit in fix.edits
                 ],
+                **_moves(fix),
             }
             for fix in diagnostic.fixes
         ],

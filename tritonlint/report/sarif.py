@@ -14,6 +14,12 @@ A finding about a folder (a model folder without a version folder) has the folde
 the trailing ``/`` that marks a folder, and the region ``startLine: 1``: it has no lines, but
 code-scanning services (GitHub's among them) and the SARIF multitool's validation want a
 region in every location, and this one stands for the whole of it.
+
+A fix that moves files (a model file into its version folder) has no place in ``fixes``: a
+SARIF ``artifactChange`` replaces regions of one file and cannot rename one. Such a fix is
+given in the result's property bag instead, as ``properties.moves``: its title
+(``description``), ``applicability``, and each move's ``from`` and ``to`` artifact
+locations, written as the finding's own location is.
 """
 
 from __future__ import annotations
@@ -105,6 +111,17 @@ def _fix(path: Path, fix: Fix) -> dict[str, Any]:
     }
 
 
+def _moves(fix: Fix) -> dict[str, Any]:
+    """A fix that moves files, for the result's property bag."""
+    return {
+        "description": {"text": fix.title},
+        "applicability": fix.applicability.value,
+        "moves": [
+            {"from": _artifact(move.source), "to": _artifact(move.target)} for move in fix.moves
+        ],
+    }
+
+
 def _result(diagnostic: Diagnostic, index: int) -> dict[str, Any]:
     result: dict[str, Any] = {
         "ruleId": diagnostic.code,
@@ -113,8 +130,12 @@ def _result(diagnostic: Diagnostic, index: int) -> dict[str, Any]:
         "message": {"text": diagnostic.message},
         "locations": [_location(diagnostic.path, diagnostic.span)],
     }
-    if diagnostic.fixes:
-        result["fixes"] = [_fix(diagnostic.path, fix) for fix in diagnostic.fixes]
+    edits = [fix for fix in diagnostic.fixes if fix.edits]
+    if edits:
+        result["fixes"] = [_fix(diagnostic.path, fix) for fix in edits]
+    moves = [_moves(fix) for fix in diagnostic.fixes if fix.moves]
+    if moves:
+        result["properties"] = {"moves": moves}
     if diagnostic.related:
         result["relatedLocations"] = [
             {"id": number, **_location(r.path, r.span, r.message)}

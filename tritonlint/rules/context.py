@@ -179,9 +179,9 @@ class ModelContext:
         """A finding at a field of this model's config."""
         return Finding(message, self.config_path, self.span(path, part), related, fixes, path)
 
-    def about(self, path: Path, message: str) -> Finding:
+    def about(self, path: Path, message: str, fixes: tuple[Fix, ...] = ()) -> Finding:
         """A finding about a file or folder as a whole."""
-        return Finding(message, path)
+        return Finding(message, path, fixes=fixes)
 
     def shown(self, path: Path) -> str:
         """``path`` as a message names it: from the repository's root, with forward slashes

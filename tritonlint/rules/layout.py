@@ -6,12 +6,12 @@ import re
 from collections.abc import Iterator
 from typing import Any, NamedTuple
 
-from tritonlint.diagnostics import Severity
+from tritonlint.diagnostics import Applicability, Severity
 from tritonlint.repository.autofill import ENSEMBLE, PLATFORMS
 from tritonlint.repository.backend_parameters import MODEL_DIRECTORY
 from tritonlint.repository.model import VersionFolder, VersionStatus, path_problem
 from tritonlint.repository.versions import numbered, selected_versions
-from tritonlint.rules.base import repository_rule, rule
+from tritonlint.rules.base import FixAvailability, fixable, repository_rule, rule
 from tritonlint.rules.context import Finding, ModelContext, RepositoryContext
 from tritonlint.rules.folder_contents import (
     SAVED_MODEL,
@@ -21,6 +21,7 @@ from tritonlint.rules.folder_contents import (
     not_a_model,
     unversioned_contents,
 )
+from tritonlint.rules.moves import move_into_version, target_version
 from tritonlint.rules.spelling import misspelt_backend
 
 #: A negative version reaches the backend as this much more (as an unsigned 64-bit number).
@@ -287,7 +288,10 @@ def auto_completed_config(ctx: ModelContext) -> Iterator[Finding]:
     nothing can be loaded, and that holds for ensembles too: they need an empty `1/`. Git
     does not keep empty folders, so a freshly cloned ensemble often lacks it: commit a
     `.gitkeep` inside. A model file left directly in the model folder (`model.onnx` next to
-    config.pbtxt) is never read: move it into `1/`.
+    config.pbtxt) is never read: move it into `1/`. Such a finding has an unsafe fix that
+    moves the file (`--fix --unsafe-fixes`, or the editor's quick fix): into `1/`, or into the
+    lowest version that a `version_policy { specific { ... } }` names. It is not offered where
+    the version folder holds a file of that name already: a move never replaces a file.
     """,
     bad="""
     model_repository/resnet50/config.pbtxt:
@@ -300,6 +304,7 @@ def auto_completed_config(ctx: ModelContext) -> Iterator[Finding]:
     model_repository/resnet50/1/model.onnx
     """,
     server_message=_NO_VERSION,
+    fix=fixable(FixAvailability.SOMETIMES, Applicability.UNSAFE),
 )
 def no_version_folder(ctx: ModelContext) -> Iterator[Finding]:
     if not ctx.in_repository or numbered(ctx.model):
@@ -314,11 +319,15 @@ def no_version_folder(ctx: ModelContext) -> Iterator[Finding]:
             if ctx.model.config is not None
             else ""
         )
+        version = target_version(ctx.config) or 1
         yield ctx.about(
             ctx.model.path,
             f"{files} {'is' if len(contents.names) == 1 else 'are'} directly in the model "
             f"folder, where tritonserver does not look: move {files} into a version folder "
-            f"1/{refusal}",
+            f"{version}/{refusal}",
+            fixes=move_into_version(ctx.model, contents.names, ctx.config)
+            if ctx.model.config is None or ctx.config is not None
+            else (),  # a config with syntax errors: its version policy is a guess
         )
         return
     ignored = [v.name for v in ctx.model.subfolders if v.status is not VersionStatus.RESERVED]

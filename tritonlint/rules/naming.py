@@ -64,30 +64,51 @@ def _folder_name_fix(ctx: ModelContext, name: str) -> tuple[Fix, ...]:
     """Set `name` to the folder's name: the server knows the model by its folder.
 
     Where ensembles run the model by the name its config gave it, an unsafe fix (offered
-    first) also renames their steps: it edits their config files too.
+    first) also renames their steps: it edits their config files too. The titles say which
+    fix touches what: this model only, or the ensembles too (how many, and which when few).
     """
     folder = quote(ctx.model.name)
     if folder is None:
         return ()
     own = set_value(ctx, ("name",), folder)
-    steps = _steps_naming(ctx, name, folder)
-    title = f"Set name to {folder}, the model folder's name"
+    ensembles, steps = _steps_naming(ctx, name, folder)
+    if not steps:
+        return fix(f"Set name to {folder}, the model folder's name", Applicability.SAFE, own)
     with_steps = fix(
-        f"{title}, and the ensemble steps that name {quote(name)}",
+        f"Set name to {folder} and rename it in {_ensembles(ensembles)}",
         Applicability.UNSAFE,
         own,
         *steps,
     )
-    return (with_steps if steps else ()) + fix(title, Applicability.SAFE, own)
+    alone = fix(f"Set name to {folder} (this model only)", Applicability.SAFE, own)
+    return with_steps + alone
 
 
-def _steps_naming(ctx: ModelContext, name: str, literal: str) -> list[TextEdit | None]:
-    """Edits writing ``literal`` as the model_name of every ensemble step that runs ``name``.
+#: Up to how many ensembles a fix's title names.
+_NAMED = 3
+
+
+def _ensembles(names: list[str]) -> str:
+    """The ensembles a fix edits, as its title says them: ``the ensemble "pipe" that runs
+    it``, ``the 2 ensembles that run it ("a", "b")``, ``the 5 ensembles that run it``."""
+    quoted = [quote(name) or repr(name) for name in names]
+    if len(names) == 1:
+        return f"the ensemble {quoted[0]} that runs it"
+    listed = f" ({', '.join(quoted)})" if len(names) <= _NAMED else ""
+    return f"the {len(names)} ensembles that run it{listed}"
+
+
+def _steps_naming(
+    ctx: ModelContext, name: str, literal: str
+) -> tuple[list[str], list[TextEdit | None]]:
+    """The ensembles with a step that runs ``name``, and the edits writing ``literal`` as the
+    model_name of every such step.
 
     Every model's edges are read (only a model whose name differs from its folder's gets
     here); the steps from the ensembles' parsed configs directly: what a fix of this model
     reads in other configs must not count as a read of this check (see rules/reads.py).
     """
+    ensembles: list[str] = []
     edits: list[TextEdit | None] = []
     for model in ctx.repository.models:
         if name not in ctx.graph.edges(model.name).steps:
@@ -96,14 +117,16 @@ def _steps_naming(ctx: ModelContext, name: str, literal: str) -> list[TextEdit |
         if document is None or document.bound is None:
             continue
         if document.has_syntax_errors:
-            return [None]  # its steps cannot be placed surely: no fix across files
+            return [model.name], [None]  # its steps cannot be placed surely: no fix across files
         other = ctx.context_for(model)
         config: Any = document.bound.message
         for index, step in enumerate(config.ensemble_scheduling.step):
             if step.model_name == name:
                 edit = set_value(other, _step_model_name(index), literal)
                 edits.append(edit._replace(path=other.config_path) if edit else None)
-    return edits
+                if model.name not in ensembles:
+                    ensembles.append(model.name)
+    return ensembles, edits
 
 
 def _step_model_name(index: int) -> FieldPath:

@@ -93,12 +93,10 @@ class Shift:
         if not fixes:
             return fixes
         return tuple(
-            Fix(
-                fix.title,
-                tuple(
+            fix._replace(
+                edits=tuple(
                     TextEdit(self.span(edit.span), edit.new_text, edit.path) for edit in fix.edits
-                ),
-                fix.applicability,
+                )
             )
             for fix in fixes
         )
