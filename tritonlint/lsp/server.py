@@ -38,6 +38,7 @@ from tritonlint.fixing import fix_paths
 from tritonlint.fixing.verify import fix_refusal
 from tritonlint.lsp import actions, features, watching
 from tritonlint.lsp.convert import shown_in, to_lsp
+from tritonlint.lsp.placing import related_file, shown_file
 from tritonlint.lsp.positions import Positions
 from tritonlint.lsp.projects import EditorSettings, Project, Projects
 from tritonlint.lsp.protocol import Protocol
@@ -178,6 +179,10 @@ class TritonLintServer(LanguageServer):
 
         return positions
 
+    def related_file(self, project: Project) -> Callable[[Path], Path | None]:
+        """The file showing a related place of a finding of ``project`` (never a folder)."""
+        return partial(related_file, repository=project.workspace.repository)
+
     # -- checking and publishing -------------------------------------------------------------
 
     def schedule(self, project: Project, delay: float = 0.0, also: Path | None = None) -> None:
@@ -247,15 +252,17 @@ class TritonLintServer(LanguageServer):
         ``first`` first (the edited ones: the user looks at them)."""
         repository = project.workspace.repository
         positions = self.positions(project)
+        related = self.related_file(project)
         for name in sorted(names, key=lambda name: (name not in first, name)):
             model = repository.by_name.get(name)
             files = _files(result, model)
             before = project.published.get(name, set())
             project.published[name] = set(files)
             # An open document is published also when it is clean (the editor awaits it).
-            opened = {path for path in self.uris if path in _files_of(model)}
+            shown = _files_of(model) | ({shown_file(model)} if model is not None else set())
+            opened = {path for path in self.uris if path in shown}
             for path in sorted(before | set(files) | opened):
-                self._publish_file(path, files.get(path, []), positions)
+                self._publish_file(path, files.get(path, []), positions, related)
 
     def findings(self, project: Project, result: CheckResult, path: Path) -> list[Diagnostic]:
         """The findings shown on ``path`` (what a pull of its diagnostics answers)."""
@@ -295,7 +302,9 @@ class TritonLintServer(LanguageServer):
         if result.rechecked - self._models_showing(project, path) and _refresh_supported(self):
             self.workspace_diagnostic_refresh(None)  # other files' findings may have changed
         positions = self.positions(project)
-        items = [to_lsp(d, path, positions) for d in self.findings(project, result, path)]
+        related = self.related_file(project)
+        found = self.findings(project, result, path)
+        items = [to_lsp(d, path, positions, related) for d in found]
         result_id = _result_id(items)
         if previous == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
@@ -327,6 +336,7 @@ class TritonLintServer(LanguageServer):
     ) -> list[types.WorkspaceDocumentDiagnosticReport]:
         """A report on each config file of ``project`` (the workspace ``key`` names)."""
         positions = self.positions(project)
+        related = self.related_file(project)
         files: dict[Path, list[Diagnostic]] = {}
         if project.workspace.root is None:
             files[key] = []  # the loose config
@@ -340,7 +350,7 @@ class TritonLintServer(LanguageServer):
             uri = self.uri_of(path)
             document = self.workspace.text_documents.get(uri) if path in self.uris else None
             version = document.version if document is not None else None
-            items = [to_lsp(d, path, positions) for d in found]
+            items = [to_lsp(d, path, positions, related) for d in found]
             result_id = _result_id(items)
             if known.get(uri) == result_id:
                 reports.append(
@@ -368,13 +378,14 @@ class TritonLintServer(LanguageServer):
         path: Path,
         found: list[Diagnostic],
         positions: Callable[[Path], Positions | None],
+        related: Callable[[Path], Path | None],
     ) -> None:
         uri = self.uri_of(path)
         document = self.workspace.text_documents.get(uri) if path in self.uris else None
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=uri,
-                diagnostics=[to_lsp(d, path, positions) for d in found],
+                diagnostics=[to_lsp(d, path, positions, related) for d in found],
                 version=document.version if document is not None else None,
             )
         )
@@ -489,7 +500,7 @@ class TritonLintServer(LanguageServer):
                 for files in project.published.values():
                     for path in sorted(files):
                         if not self.pull:
-                            self._publish_file(path, [], lambda _: None)
+                            self._publish_file(path, [], lambda _: None, lambda _: None)
         for folder in added:
             self.folders.append(folder)
             for project in self.projects.add_repositories(folder):
@@ -499,10 +510,11 @@ class TritonLintServer(LanguageServer):
 
 
 def _files(result: CheckResult, model: ModelFolder | None) -> dict[Path, list[Diagnostic]]:
-    """A model's findings by the file each is shown on."""
+    """A model's findings by the file each is shown on (a folder without config.pbtxt shows
+    them on another of its files, see :mod:`tritonlint.lsp.placing`)."""
     files: dict[Path, list[Diagnostic]] = {}
     if model is not None:
-        config = model.path / model.config_file if model.loader is not None else None
+        config = shown_file(model)
         for diagnostic in result.by_model.get(model.path, []):
             shown = shown_in(diagnostic, config)
             if shown is not None:
@@ -709,7 +721,7 @@ def _finding_actions(
         return fix_refusal(by_file, project.workspace.document, schema)
 
     for diagnostic in ls.findings(project, result, path):
-        shown = (diagnostic, to_lsp(diagnostic, path, positions))
+        shown = (diagnostic, to_lsp(diagnostic, path, positions, ls.related_file(project)))
         if not _overlaps(shown[1].range, params.range):
             continue
         found.extend(actions.quick_fixes(shown, positions, ls.uri_of, refusal))
