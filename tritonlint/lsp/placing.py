@@ -38,13 +38,11 @@ def shown_file(model: ModelFolder) -> Path | None:
     for version in model.subfolders:
         if version.number is not None and _is_file(version.entry(PYTHON_MODEL)):
             return version.path / PYTHON_MODEL
-    files = [(model.path, e.name) for e in sorted(model.entries) if _is_file(e)]
-    for folder in model.subfolders:
-        files.extend((folder.path, e.name) for e in sorted(folder.entries) if _is_file(e))
-    visible = [(folder, name) for folder, name in files if not name.startswith(".")]
-    for folder, name in visible or files:
-        return folder / name
-    return None
+    files = [model.path / e.name for e in sorted(model.entries) if _is_file(e)]
+    for subfolder in model.subfolders:
+        files.extend(subfolder.path / e.name for e in sorted(subfolder.entries) if _is_file(e))
+    visible = [file for file in files if not file.name.startswith(".")]
+    return (visible or files or [None])[0]
 
 
 def related_file(path: Path, repository: Repository) -> Path | None:
