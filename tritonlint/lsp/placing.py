@@ -42,7 +42,7 @@ def shown_file(model: ModelFolder) -> Path | None:
     for subfolder in model.subfolders:
         files.extend(subfolder.path / e.name for e in sorted(subfolder.entries) if _is_file(e))
     visible = [file for file in files if not file.name.startswith(".")]
-    return (visible or files or [None])[0]
+    return next(iter(visible or files), None)
 
 
 def related_file(path: Path, repository: Repository) -> Path | None:
