@@ -41,7 +41,7 @@ from tritonlint.lsp.convert import shown_in, to_lsp
 from tritonlint.lsp.placing import related_file, shown_file
 from tritonlint.lsp.positions import Positions
 from tritonlint.lsp.projects import EditorSettings, Project, Projects
-from tritonlint.lsp.protocol import Protocol
+from tritonlint.lsp.protocol import Protocol, pulls
 from tritonlint.lsp.scheduling import Checks, debounce
 from tritonlint.lsp.stdio import PipeReader, Reader, is_pipe, serve
 from tritonlint.lsp.uris import path_of
@@ -78,7 +78,8 @@ class TritonLintServer(LanguageServer):
         self.debounce = debounce()
         #: Standard input, when the event loop reads it (see :meth:`start_io`).
         self.reader: PipeReader | None = None
-        #: The client pulls diagnostics (``textDocument/diagnostic``) instead of being sent them.
+        #: The client pulls diagnostics (``textDocument/diagnostic``) instead of being sent them
+        #: (it can, and can be asked to pull again: see :func:`.protocol.pulls`).
         self.pull = False
         #: Set once the editor's settings asked for at start-up are in place (and with them the
         #: repositories of the workspace folders): nothing is checked before, so that no finding
@@ -219,7 +220,7 @@ class TritonLintServer(LanguageServer):
                     shown_on_also |= self._models_showing(project, also)
                 if self.pull:
                     # The client pulls the edited file itself; other files changed: ask it to.
-                    if names - shown_on_also and _refresh_supported(self):
+                    if names - shown_on_also:
                         self.workspace_diagnostic_refresh(None)
                     return
                 self.publish(project, result, names | shown_on_also, shown_on_also)
@@ -299,7 +300,9 @@ class TritonLintServer(LanguageServer):
         self.tell_problems()
         async with self._locks.setdefault(id(project), asyncio.Lock()):
             result = await asyncio.to_thread(project.workspace.check)
-        if result.rechecked - self._models_showing(project, path) and _refresh_supported(self):
+        if not self.pull:  # a client sent its diagnostics: send what this check re-checked
+            self.publish_later(project, result)
+        elif result.rechecked - self._models_showing(project, path):
             self.workspace_diagnostic_refresh(None)  # other files' findings may have changed
         positions = self.positions(project)
         related = self.related_file(project)
@@ -527,12 +530,6 @@ def _result_id(items: list[types.Diagnostic]) -> str:
     return hashlib.sha256(repr(items).encode()).hexdigest()[:16]
 
 
-def _refresh_supported(ls: TritonLintServer) -> bool:
-    workspace = ls.client_capabilities.workspace
-    diagnostics = workspace.diagnostics if workspace is not None else None
-    return bool(diagnostics is not None and diagnostics.refresh_support)
-
-
 def _files_of(model: ModelFolder | None) -> set[Path]:
     """A model's config files (its config.pbtxt and its alternative configs)."""
     if model is None:
@@ -556,9 +553,7 @@ def create_server() -> TritonLintServer:
         if not folders and params.root_uri:
             folders = [params.root_uri]
         ls.folders = [p for p in map(path_of, folders) if p is not None]
-        ls.pull = bool(
-            params.capabilities.text_document and params.capabilities.text_document.diagnostic
-        )
+        ls.pull = pulls(params.capabilities)
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: TritonLintServer, params: types.InitializedParams) -> None:
