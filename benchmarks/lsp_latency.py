@@ -12,8 +12,10 @@ A real ``tritonlint lsp`` process driven by pygls' language client, as an editor
   diagnostics have both arrived), built with the config writers of ``editor_change.py``;
   and for an edit in an open config of about 3,000 lines (600 outputs) that an ensemble of
   about 860 lines runs in each of its 20 steps: renaming an output every step maps (each step
-  gains a finding, with a related place in the edited config) and naming it back (the
-  findings are cleared), until the edited file's and the ensemble's diagnostics arrived.
+  gains a finding, with a related place in the edited config), and misspelling a field of
+  that output (``dim`` for ``dims``: an unknown field in the config, and each step refused
+  for it in the ensemble); then the edit undone (the findings are cleared); until the edited
+  file's and the ensemble's diagnostics arrived.
 * ``textDocument/completion`` and ``textDocument/hover`` in the large config, when the server
   offers them; and completion asked right after an edit of the input it is asked in, as an
   editor asks when a trigger character is typed (until the answer).
@@ -276,14 +278,17 @@ async def _run(scratch: Path, repeat: int, whole: bool) -> None:
     uri = await editor.open(root / "big" / "config.pbtxt", text)
     ensemble = (root / "steps" / "config.pbtxt").as_uri()
     ensemble_lines = (root / "steps" / "config.pbtxt").read_text().count("\n")
-    broken = text.replace('name: "OUT5"', 'name: "OUT5_renamed"')
-    creating, clearing = [], []
-    for _ in range(repeat):
-        creating.append(await editor.change(uri, text, broken, whole, also=ensemble))
-        clearing.append(await editor.change(uri, broken, text, whole, also=ensemble))
     size = f"{text.count(chr(10)):,}-line config, {ensemble_lines}-line ensemble"
-    _report(f"edit making findings, {size}{label}", creating, TARGET_MS)
-    _report(f"edit clearing them, {size}{label}", clearing, TARGET_MS)
+    for what, broken in (
+        ("renamed output", text.replace('name: "OUT5"', 'name: "OUT5_renamed"')),
+        ("misspelt field", text.replace('name: "OUT5"\n', 'name: "OUT5"\n    dim: [ 16 ]\n')),
+    ):
+        creating, clearing = [], []
+        for _ in range(repeat):
+            creating.append(await editor.change(uri, text, broken, whole, also=ensemble))
+            clearing.append(await editor.change(uri, broken, text, whole, also=ensemble))
+        _report(f"{what}, {size}{label}", creating, TARGET_MS)
+        _report(f"  and back{label}", clearing, TARGET_MS)
     await editor.stop()
 
 
