@@ -270,7 +270,11 @@ async def _run(scratch: Path, repeat: int, whole: bool) -> None:
     models = sum(1 for _ in root.iterdir())
     _report(f"edit in a model 50 ensembles run ({models} models){label}", timings, TARGET_MS)
     await editor.stop()
+    await _steps(scratch, repeat, whole, label)
 
+
+async def _steps(scratch: Path, repeat: int, whole: bool, label: str) -> None:
+    """Edits in the 3,000-line config that the ensemble ``steps`` runs in each step."""
     root = scratch / "steps" / "models"
     editor = Editor()
     await editor.start(scratch / "steps")
