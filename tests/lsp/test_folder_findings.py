@@ -13,6 +13,7 @@ from helpers import make_tree
 from lsp_session import SERVER, capabilities, start, until
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
+from test_disk import changed
 
 pytestmark = pytest.mark.asyncio
 
@@ -149,3 +150,28 @@ async def test_a_workspace_pull_reports_the_files_that_show_folder_findings(
     assert shown(folders, found) == SHOWN
     assert_no_folder(found)
     assert pulling.published == []  # type: ignore[attr-defined]
+
+
+async def test_a_workspace_pull_clears_the_template_once_the_model_has_its_config(
+    pulling: LanguageClient, folders: Path
+) -> None:
+    template = (folders / "models/tmpl/config.pbtxt.template").as_uri()
+    first = await pulling.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(previous_result_ids=[])
+    )
+    (held,) = [item for item in first.items if item.uri == template]
+    assert isinstance(held, types.WorkspaceFullDocumentDiagnosticReport)
+    assert [d.code for d in held.items] == ["TL223"] and held.result_id is not None
+    config = folders / "models/tmpl/config.pbtxt"
+    config.write_text('name: "tmpl"\nbackend: "python"\n')
+    changed(pulling, (config, types.FileChangeType.Created))
+    after = await pulling.workspace_diagnostic_async(
+        types.WorkspaceDiagnosticParams(
+            previous_result_ids=[types.PreviousResultId(uri=template, value=held.result_id)]
+        )
+    )
+    reports = {item.uri: item for item in after.items}
+    cleared = reports[template]
+    assert isinstance(cleared, types.WorkspaceFullDocumentDiagnosticReport)
+    assert list(cleared.items) == []
+    assert config.as_uri() in reports

@@ -318,19 +318,31 @@ class TritonLintServer(LanguageServer):
     ) -> types.WorkspaceDiagnosticReport:
         """A report on every config file of every repository the server checks (and each
         open config outside them): the editor's text where it is open, else the disk's; one
-        the client has a result id for that still holds is *unchanged*."""
+        the client has a result id for that still holds is *unchanged*. A file the client
+        has findings of that is reported no more (the template of a model that now has its
+        config.pbtxt) is cleared."""
         await self.configured.wait()
         known = {entry.uri: entry.value for entry in previous}
         reports: list[types.WorkspaceDocumentDiagnosticReport] = []
+        complete = True
         for key, project in sorted(self.projects.by_key.items()):
             if project.workspace.root is None and key not in self.uris:
                 continue  # a loose config no longer open
             result = await self.checked(project)
             if result is None:
-                continue  # edited all along: the client keeps what it has
+                complete = False  # edited all along: the client keeps what it has
+                continue
             if not self.pull:
                 self.publish_later(project, result)
             reports.extend(self._workspace_reports(key, project, result, known))
+        if complete:
+            reported = {report.uri for report in reports}
+            clean = _result_id([])
+            reports.extend(
+                types.WorkspaceFullDocumentDiagnosticReport(uri=uri, items=[], result_id=clean)
+                for uri, result_id in sorted(known.items())
+                if uri not in reported and result_id != clean
+            )
         self.tell_problems()
         return types.WorkspaceDiagnosticReport(items=reports)
 
