@@ -9,7 +9,13 @@ A real ``tritonlint lsp`` process driven by pygls' language client, as an editor
   config of about 5,000 lines (1,000 inputs): each round renames input 500 anew (with a name
   of another length than the one before); and for an edit in an open model that 50
   ensembles run, in a repository of 1,000 models (until the edited file's and an ensemble's
-  diagnostics have both arrived), built with the config writers of ``editor_change.py``.
+  diagnostics have both arrived), built with the config writers of ``editor_change.py``;
+  and for an edit in an open config of about 3,000 lines (600 outputs) that an ensemble of
+  about 860 lines runs in each of its 20 steps: renaming an output every step maps (each step
+  gains a finding, with a related place in the edited config), and misspelling a field of
+  that output (``dim`` for ``dims``: an unknown field in the config, and each step refused
+  for it in the ensemble); then the edit undone (the findings are cleared); until the edited
+  file's and the ensemble's diagnostics arrived.
 * ``textDocument/completion`` and ``textDocument/hover`` in the large config, when the server
   offers them; and completion asked right after an edit of the input it is asked in, as an
   editor asks when a trigger character is typed (until the answer).
@@ -264,10 +270,87 @@ async def _run(scratch: Path, repeat: int, whole: bool) -> None:
     models = sum(1 for _ in root.iterdir())
     _report(f"edit in a model 50 ensembles run ({models} models){label}", timings, TARGET_MS)
     await editor.stop()
+    await _steps(scratch, repeat, whole, label)
+
+
+async def _steps(scratch: Path, repeat: int, whole: bool, label: str) -> None:
+    """Edits in the 3,000-line config that the ensemble ``steps`` runs in each step."""
+    root = scratch / "steps" / "models"
+    editor = Editor()
+    await editor.start(scratch / "steps")
+    text = _composing()
+    uri = await editor.open(root / "big" / "config.pbtxt", text)
+    ensemble = (root / "steps" / "config.pbtxt").as_uri()
+    ensemble_lines = (root / "steps" / "config.pbtxt").read_text().count("\n")
+    size = f"{text.count(chr(10)):,}-line config, {ensemble_lines}-line ensemble"
+    for what, broken in (
+        ("renamed output", text.replace('name: "OUT5"', 'name: "OUT5_renamed"')),
+        ("misspelt field", text.replace('name: "OUT5"\n', 'name: "OUT5"\n    dim: [ 16 ]\n')),
+    ):
+        creating, clearing = [], []
+        for _ in range(repeat):
+            creating.append(await editor.change(uri, text, broken, whole, also=ensemble))
+            clearing.append(await editor.change(uri, broken, text, whole, also=ensemble))
+        _report(f"{what}, {size}{label}", creating, TARGET_MS)
+        _report(f"  and back{label}", clearing, TARGET_MS)
+    await editor.stop()
+
+
+#: The outputs of the composing model ``big`` each of the 20 steps of ``steps`` maps.
+_MAPPED = 18
+_STEPS = 20
+
+
+def _composing(outputs: int = 600) -> str:
+    """A config of about 3,000 lines: two inputs and ``outputs`` outputs."""
+    lines = ['name: "big"', 'backend: "python"', "max_batch_size: 0", "input ["]
+    for index in range(2):
+        lines += ["  {", f'    name: "IN{index}"', "    data_type: TYPE_FP32", "    dims: [ 16 ]"]
+        lines.append("  }," if index == 0 else "  }")
+    lines += ["]", "output ["]
+    for index in range(outputs):
+        lines += [
+            "  {",
+            f'    name: "OUT{index}"',
+            "    data_type: TYPE_FP32",
+            "    dims: [ 16 ]",
+            "  }," if index < outputs - 1 else "  }",
+        ]
+    return "\n".join([*lines, "]"]) + "\n"
+
+
+def _steps_ensemble() -> str:
+    """An ensemble of about 860 lines running ``big`` in each of its steps, each mapping
+    :data:`_MAPPED` of its outputs."""
+    lines = [
+        'name: "steps"',
+        'platform: "ensemble"',
+        "max_batch_size: 0",
+        'input [ { name: "IN0" data_type: TYPE_FP32 dims: [ 16 ] },',
+        '        { name: "IN1" data_type: TYPE_FP32 dims: [ 16 ] } ]',
+        "output [",
+    ]
+    outputs = [f"s{step}_OUT{index}" for step in range(_STEPS) for index in range(_MAPPED)]
+    lines += [
+        f'  {{ name: "{name}" data_type: TYPE_FP32 dims: [ 16 ] }}'
+        + ("," if number < len(outputs) - 1 else "")
+        for number, name in enumerate(outputs)
+    ]
+    lines += ["]", "ensemble_scheduling {", "  step ["]
+    for step in range(_STEPS):
+        lines += ["    {", '      model_name: "big"', "      model_version: -1"]
+        lines += [f'      input_map {{ key: "IN{i}" value: "IN{i}" }}' for i in range(2)]
+        lines += [
+            f'      output_map {{ key: "OUT{i}" value: "s{step}_OUT{i}" }}' for i in range(_MAPPED)
+        ]
+        lines.append("    }," if step < _STEPS - 1 else "    }")
+    return "\n".join([*lines, "  ]", "}"]) + "\n"
 
 
 def _repositories(scratch: Path) -> None:
     _write(scratch / "large" / "models", "large", _large_config(1000))
+    _write(scratch / "steps" / "models", "big", _composing(), "model.py")
+    _write(scratch / "steps" / "models", "steps", _steps_ensemble(), ".keep")
     root = scratch / "shared" / "models"
     _write(root, "shared", _plain("shared"))
     for index in range(899):

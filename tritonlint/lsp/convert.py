@@ -5,7 +5,10 @@ model file) has no place in a text; it is shown in its model's ``config.pbtxt``,
 user can act on it, on the config's ``name`` field (what names the model, as the outline
 has it), else on the first line with text. So is a finding about a config as a whole. A
 finding at a place in another file (a syntax error in a Python model's model.py) is shown
-there. Related places become ``relatedInformation``, in this file or others.
+there. A model folder without ``config.pbtxt`` shows its findings on another of its files
+(see :mod:`tritonlint.lsp.placing`): a config under another name is anchored like a config, any
+other file on its first line with text. Related places become ``relatedInformation``, in this
+file or others, never at a folder (see :func:`tritonlint.lsp.placing.related_file`).
 """
 
 from __future__ import annotations
@@ -48,17 +51,39 @@ def shown_in(diagnostic: Diagnostic, config: Path | None) -> Path | None:
     return config
 
 
+def _same(path: Path) -> Path | None:
+    return path
+
+
 def to_lsp(
-    diagnostic: Diagnostic, shown: Path, positions: Callable[[Path], Positions | None]
+    diagnostic: Diagnostic,
+    shown: Path,
+    positions: Callable[[Path], Positions | None],
+    related_file: Callable[[Path], Path | None] = _same,
 ) -> types.Diagnostic:
     """The LSP diagnostic of a finding shown in the file ``shown`` (see :func:`shown_in`);
-    ``positions`` converts places in a file (None: it cannot be read)."""
+    ``positions`` converts places in a file (None: it cannot be read); ``related_file``
+    gives the file showing a related place (None: none does, the place is left out)."""
     rule = by_code(diagnostic.code)
     if diagnostic.span is not None:
         where = _range(diagnostic.path, diagnostic.span, positions)
     else:
-        converter = positions(shown)
-        where = converter.range(anchor(converter.text)) if converter is not None else _TOP
+        where = _anchored(shown, positions)
+    related: list[types.DiagnosticRelatedInformation] = []
+    for place in diagnostic.related:
+        file = related_file(place.path)
+        if file is None:
+            continue
+        span = place.span if file == place.path else None
+        related.append(
+            types.DiagnosticRelatedInformation(
+                location=types.Location(
+                    uri=file.as_uri(),
+                    range=_range(file, span, positions) if span else _anchored(file, positions),
+                ),
+                message=place.message,
+            )
+        )
     return types.Diagnostic(
         range=where,
         severity=_SEVERITY[diagnostic.severity],
@@ -66,28 +91,29 @@ def to_lsp(
         code_description=types.CodeDescription(href=rule_url(rule)) if rule else None,
         source=SOURCE,
         message=diagnostic.message,
-        related_information=[
-            types.DiagnosticRelatedInformation(
-                location=types.Location(
-                    uri=related.path.as_uri(),
-                    range=_range(related.path, related.span, positions),
-                ),
-                message=related.message,
-            )
-            for related in diagnostic.related
-        ]
-        or None,
+        related_information=related or None,
         tags=[types.DiagnosticTag.Unnecessary] if diagnostic.code in _UNNECESSARY else None,
     )
 
 
+def _anchored(path: Path, positions: Callable[[Path], Positions | None]) -> types.Range:
+    """Where a finding without a place is shown in the file ``path``: at :func:`anchor` in
+    a config (or a config under another name), on the first line with text elsewhere."""
+    converter = positions(path)
+    if converter is None:
+        return _TOP
+    config = "config" in path.name or path.suffix == ".pbtxt"
+    return converter.range(anchor(converter.text, fields=config))
+
+
 @functools.lru_cache(maxsize=32)
-def anchor(text: str) -> Span:
+def anchor(text: str, fields: bool = True) -> Span:
     """Where a finding without a place in a config's text is shown: the config's ``name``
     field (``name: "resnet"``), else the text of its first line with any (an empty span at
     the start of a blank text). Kept for the texts of the last few files: a file's findings
-    are converted one after another."""
-    for field in parse(text).document.fields:
+    are converted one after another. ``fields``: whether the text is a config's (else only
+    its first line with text is looked for)."""
+    for field in parse(text).document.fields if fields else ():
         if field.name.text == "name" and not field.name.missing:
             return field.name.span.cover(field.value.span)
     found = _TEXT.search(text)

@@ -47,7 +47,10 @@ class Protocol(LanguageServerProtocol):
         self, params: types.InitializeParams
     ) -> Generator[Any, Any, types.InitializeResult]:
         """pygls' initialisation, with its workspace replaced by :class:`Documents` as soon
-        as it is made (before the server's own handler runs, and before any document)."""
+        as it is made (before the server's own handler runs, and before any document).
+
+        A client that pulls diagnostics but cannot be asked to pull again is not offered
+        pulling (see :func:`pulls`): it is sent every file's diagnostics instead."""
         steps = super().lsp_initialize(params)
         value: Any = None
         while True:
@@ -55,7 +58,10 @@ class Protocol(LanguageServerProtocol):
                 step = steps.send(value)
             except StopIteration as done:
                 self._hold_documents()
-                return done.value  # type: ignore[no-any-return]
+                result: types.InitializeResult = done.value
+                if not pulls(params.capabilities):
+                    result.capabilities.diagnostic_provider = None
+                return result
             self._hold_documents()
             value = yield step
 
@@ -147,6 +153,24 @@ class Protocol(LanguageServerProtocol):
             skipped(f"a {method} notification with invalid params: {why}")
         else:
             skipped(f"a message that cannot be read: {why}")
+
+
+def pulls(capabilities: types.ClientCapabilities) -> bool:
+    """Whether the server leaves a client to pull its diagnostics (``textDocument/diagnostic``):
+    when it can pull and can be asked to pull again (``workspace/diagnostic/refresh``). A
+    check of one file changes what others show (the ensembles running an edited model); a
+    client that pulls only what it edits would keep showing their old findings, so one that
+    cannot be asked to pull again (Neovim 0.11) is sent them all (``publishDiagnostics``), as
+    a client that does not pull is: the server does not offer it pulling."""
+    text = capabilities.text_document
+    workspace = capabilities.workspace
+    refresh = workspace.diagnostics if workspace is not None else None
+    return bool(
+        text is not None
+        and text.diagnostic is not None
+        and refresh is not None
+        and refresh.refresh_support
+    )
 
 
 def _envelope_problem(data: dict[str, Any]) -> str | None:

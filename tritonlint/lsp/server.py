@@ -38,9 +38,10 @@ from tritonlint.fixing import fix_paths
 from tritonlint.fixing.verify import fix_refusal
 from tritonlint.lsp import actions, custom_requests, features, watching
 from tritonlint.lsp.convert import shown_in, to_lsp
+from tritonlint.lsp.placing import related_file, shown_file
 from tritonlint.lsp.positions import Positions
 from tritonlint.lsp.projects import EditorSettings, Project, Projects
-from tritonlint.lsp.protocol import Protocol
+from tritonlint.lsp.protocol import Protocol, pulls
 from tritonlint.lsp.scheduling import Checks, debounce
 from tritonlint.lsp.stdio import PipeReader, Reader, is_pipe, serve
 from tritonlint.lsp.uris import path_of
@@ -77,7 +78,8 @@ class TritonLintServer(LanguageServer):
         self.debounce = debounce()
         #: Standard input, when the event loop reads it (see :meth:`start_io`).
         self.reader: PipeReader | None = None
-        #: The client pulls diagnostics (``textDocument/diagnostic``) instead of being sent them.
+        #: The client pulls diagnostics (``textDocument/diagnostic``) instead of being sent them
+        #: (it can, and can be asked to pull again: see :func:`.protocol.pulls`).
         self.pull = False
         #: Set once the editor's settings asked for at start-up are in place (and with them the
         #: repositories of the workspace folders): nothing is checked before, so that no finding
@@ -178,6 +180,10 @@ class TritonLintServer(LanguageServer):
 
         return positions
 
+    def related_file(self, project: Project) -> Callable[[Path], Path | None]:
+        """The file showing a related place of a finding of ``project`` (never a folder)."""
+        return partial(related_file, repository=project.workspace.repository)
+
     # -- checking and publishing -------------------------------------------------------------
 
     def schedule(self, project: Project, delay: float = 0.0, also: Path | None = None) -> None:
@@ -214,7 +220,7 @@ class TritonLintServer(LanguageServer):
                     shown_on_also |= self._models_showing(project, also)
                 if self.pull:
                     # The client pulls the edited file itself; other files changed: ask it to.
-                    if names - shown_on_also and _refresh_supported(self):
+                    if names - shown_on_also:
                         self.workspace_diagnostic_refresh(None)
                     return
                 self.publish(project, result, names | shown_on_also, shown_on_also)
@@ -247,15 +253,17 @@ class TritonLintServer(LanguageServer):
         ``first`` first (the edited ones: the user looks at them)."""
         repository = project.workspace.repository
         positions = self.positions(project)
+        related = self.related_file(project)
         for name in sorted(names, key=lambda name: (name not in first, name)):
             model = repository.by_name.get(name)
             files = _files(result, model)
             before = project.published.get(name, set())
             project.published[name] = set(files)
             # An open document is published also when it is clean (the editor awaits it).
-            opened = {path for path in self.uris if path in _files_of(model)}
+            shown = _files_of(model) | ({shown_file(model)} if model is not None else set())
+            opened = {path for path in self.uris if path in shown}
             for path in sorted(before | set(files) | opened):
-                self._publish_file(path, files.get(path, []), positions)
+                self._publish_file(path, files.get(path, []), positions, related)
 
     def findings(self, project: Project, result: CheckResult, path: Path) -> list[Diagnostic]:
         """The findings shown on ``path`` (what a pull of its diagnostics answers)."""
@@ -292,10 +300,14 @@ class TritonLintServer(LanguageServer):
         self.tell_problems()
         async with self._locks.setdefault(id(project), asyncio.Lock()):
             result = await asyncio.to_thread(project.workspace.check)
-        if result.rechecked - self._models_showing(project, path) and _refresh_supported(self):
+        if not self.pull:  # a client sent its diagnostics: send what this check re-checked
+            self.publish_later(project, result)
+        elif result.rechecked - self._models_showing(project, path):
             self.workspace_diagnostic_refresh(None)  # other files' findings may have changed
         positions = self.positions(project)
-        items = [to_lsp(d, path, positions) for d in self.findings(project, result, path)]
+        related = self.related_file(project)
+        found = self.findings(project, result, path)
+        items = [to_lsp(d, path, positions, related) for d in found]
         result_id = _result_id(items)
         if previous == result_id:
             return types.RelatedUnchangedDocumentDiagnosticReport(result_id=result_id)
@@ -306,19 +318,31 @@ class TritonLintServer(LanguageServer):
     ) -> types.WorkspaceDiagnosticReport:
         """A report on every config file of every repository the server checks (and each
         open config outside them): the editor's text where it is open, else the disk's; one
-        the client has a result id for that still holds is *unchanged*."""
+        the client has a result id for that still holds is *unchanged*. A file the client
+        has findings of that is reported no more (the template of a model that now has its
+        config.pbtxt) is cleared."""
         await self.configured.wait()
         known = {entry.uri: entry.value for entry in previous}
         reports: list[types.WorkspaceDocumentDiagnosticReport] = []
+        complete = True
         for key, project in sorted(self.projects.by_key.items()):
             if project.workspace.root is None and key not in self.uris:
                 continue  # a loose config no longer open
             result = await self.checked(project)
             if result is None:
-                continue  # edited all along: the client keeps what it has
+                complete = False  # edited all along: the client keeps what it has
+                continue
             if not self.pull:
                 self.publish_later(project, result)
             reports.extend(self._workspace_reports(key, project, result, known))
+        if complete:
+            reported = {report.uri for report in reports}
+            clean = _result_id([])
+            reports.extend(
+                types.WorkspaceFullDocumentDiagnosticReport(uri=uri, items=[], result_id=clean)
+                for uri, result_id in sorted(known.items())
+                if uri not in reported and result_id != clean
+            )
         self.tell_problems()
         return types.WorkspaceDiagnosticReport(items=reports)
 
@@ -327,6 +351,7 @@ class TritonLintServer(LanguageServer):
     ) -> list[types.WorkspaceDocumentDiagnosticReport]:
         """A report on each config file of ``project`` (the workspace ``key`` names)."""
         positions = self.positions(project)
+        related = self.related_file(project)
         files: dict[Path, list[Diagnostic]] = {}
         if project.workspace.root is None:
             files[key] = []  # the loose config
@@ -340,7 +365,7 @@ class TritonLintServer(LanguageServer):
             uri = self.uri_of(path)
             document = self.workspace.text_documents.get(uri) if path in self.uris else None
             version = document.version if document is not None else None
-            items = [to_lsp(d, path, positions) for d in found]
+            items = [to_lsp(d, path, positions, related) for d in found]
             result_id = _result_id(items)
             if known.get(uri) == result_id:
                 reports.append(
@@ -368,13 +393,14 @@ class TritonLintServer(LanguageServer):
         path: Path,
         found: list[Diagnostic],
         positions: Callable[[Path], Positions | None],
+        related: Callable[[Path], Path | None],
     ) -> None:
         uri = self.uri_of(path)
         document = self.workspace.text_documents.get(uri) if path in self.uris else None
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(
                 uri=uri,
-                diagnostics=[to_lsp(d, path, positions) for d in found],
+                diagnostics=[to_lsp(d, path, positions, related) for d in found],
                 version=document.version if document is not None else None,
             )
         )
@@ -489,7 +515,7 @@ class TritonLintServer(LanguageServer):
                 for files in project.published.values():
                     for path in sorted(files):
                         if not self.pull:
-                            self._publish_file(path, [], lambda _: None)
+                            self._publish_file(path, [], lambda _: None, lambda _: None)
         for folder in added:
             self.folders.append(folder)
             for project in self.projects.add_repositories(folder):
@@ -499,10 +525,11 @@ class TritonLintServer(LanguageServer):
 
 
 def _files(result: CheckResult, model: ModelFolder | None) -> dict[Path, list[Diagnostic]]:
-    """A model's findings by the file each is shown on."""
+    """A model's findings by the file each is shown on (a folder without config.pbtxt shows
+    them on another of its files, see :mod:`tritonlint.lsp.placing`)."""
     files: dict[Path, list[Diagnostic]] = {}
     if model is not None:
-        config = model.path / model.config_file if model.loader is not None else None
+        config = shown_file(model)
         for diagnostic in result.by_model.get(model.path, []):
             shown = shown_in(diagnostic, config)
             if shown is not None:
@@ -513,12 +540,6 @@ def _files(result: CheckResult, model: ModelFolder | None) -> dict[Path, list[Di
 def _result_id(items: list[types.Diagnostic]) -> str:
     """A pulled report's result id: the same diagnostics, the same id."""
     return hashlib.sha256(repr(items).encode()).hexdigest()[:16]
-
-
-def _refresh_supported(ls: TritonLintServer) -> bool:
-    workspace = ls.client_capabilities.workspace
-    diagnostics = workspace.diagnostics if workspace is not None else None
-    return bool(diagnostics is not None and diagnostics.refresh_support)
 
 
 def _files_of(model: ModelFolder | None) -> set[Path]:
@@ -544,9 +565,7 @@ def create_server() -> TritonLintServer:
         if not folders and params.root_uri:
             folders = [params.root_uri]
         ls.folders = [p for p in map(path_of, folders) if p is not None]
-        ls.pull = bool(
-            params.capabilities.text_document and params.capabilities.text_document.diagnostic
-        )
+        ls.pull = pulls(params.capabilities)
 
     @server.feature(types.INITIALIZED)
     async def initialized(ls: TritonLintServer, params: types.InitializedParams) -> None:
@@ -712,7 +731,7 @@ def _finding_actions(
     renames = actions.can_rename_files(ls.client_capabilities)
 
     for diagnostic in ls.findings(project, result, path):
-        shown = (diagnostic, to_lsp(diagnostic, path, positions))
+        shown = (diagnostic, to_lsp(diagnostic, path, positions, ls.related_file(project)))
         if not _overlaps(shown[1].range, params.range):
             continue
         found.extend(actions.quick_fixes(shown, positions, ls.uri_of, refusal, renames))

@@ -119,8 +119,8 @@ class TrackedMessage:
 def _wrap(
     descriptor: FieldDescriptor, value: Any, path: MessagePath, doubts: Doubts, log: _Reader
 ) -> Any:
-    if descriptor.type != FieldDescriptor.TYPE_MESSAGE:
-        return value
+    if descriptor.type != FieldDescriptor.TYPE_MESSAGE or not doubts.within(path):
+        return value  # nothing below is doubtful: read as it is, without tracking
     entry = descriptor.message_type
     assert entry is not None
     if is_map(descriptor):
@@ -133,7 +133,8 @@ def _wrap(
 
 
 class _TrackedContainer:
-    """A repeated message field or a map of messages, whose messages are tracked too."""
+    """A repeated message field or a map of messages, whose messages are tracked too (those
+    holding a doubtful field: the others are read as they are)."""
 
     __slots__ = ("_doubts", "_items", "_log", "_path")
 
@@ -143,9 +144,13 @@ class _TrackedContainer:
         self._doubts = doubts
         self._log = log
 
-    def _tracked(self, key: Any) -> TrackedMessage:
-        """The message at ``key`` (an index or a map key), at its place in the config."""
-        return TrackedMessage(self._items[key], self._place(key), self._doubts, self._log)
+    def _tracked(self, key: Any) -> Any:
+        """The message at ``key`` (an index or a map key), at its place in the config
+        (tracked where a doubtful field is in it)."""
+        place = self._place(key)
+        if not self._doubts.within(place):
+            return self._items[key]
+        return TrackedMessage(self._items[key], place, self._doubts, self._log)
 
     def _place(self, key: Any) -> MessagePath:
         return (*self._path, key)
@@ -160,10 +165,10 @@ class _TrackedContainer:
 class _TrackedList(_TrackedContainer):
     __slots__ = ()
 
-    def __iter__(self) -> Iterator[TrackedMessage]:
+    def __iter__(self) -> Iterator[Any]:
         return (self._tracked(index) for index in range(len(self._items)))
 
-    def __getitem__(self, index: int) -> TrackedMessage:
+    def __getitem__(self, index: int) -> Any:
         return self._tracked(index if index >= 0 else len(self._items) + index)
 
 
@@ -180,7 +185,7 @@ class _TrackedMap(_TrackedContainer):
     def __iter__(self) -> Iterator[Any]:
         return iter(self._items)
 
-    def __getitem__(self, key: Any) -> TrackedMessage:
+    def __getitem__(self, key: Any) -> Any:
         return self._tracked(key)
 
     def keys(self) -> Any:
@@ -189,8 +194,8 @@ class _TrackedMap(_TrackedContainer):
     def get(self, key: Any, default: Any = None) -> Any:
         return self._tracked(key) if key in self._items else default
 
-    def items(self) -> Iterator[tuple[Any, TrackedMessage]]:
+    def items(self) -> Iterator[tuple[Any, Any]]:
         return ((key, self._tracked(key)) for key in self._items)
 
-    def values(self) -> Iterator[TrackedMessage]:
+    def values(self) -> Iterator[Any]:
         return (self._tracked(key) for key in self._items)

@@ -4,8 +4,9 @@ and none runs a model that the server refuses."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, NamedTuple
 
 from tritonlint.diagnostics import Applicability, Diagnostic, RelatedLocation, Severity
@@ -121,9 +122,12 @@ class _Composing:
         """Who added the model's tensor ``name`` to its config (None: the config declares it)."""
         return added_by(self.context, kind, name)
 
-    def declared(self, kind: str, name: str, message: str) -> RelatedLocation:
+    def declared(
+        self, kind: str, name: str, message: str, index: int | None = None
+    ) -> RelatedLocation:
         """Where the model declares its tensor ``name`` (``message`` there): its config, or the
-        model file where the backend adds the tensor."""
+        model file where the backend adds the tensor; ``index``: the first of the config's
+        ``kind`` entries with that name, where the caller knows it (else it is looked for)."""
         adder = self.added_by(kind, name)
         completion = self.context.auto_completion
         if adder is not None and completion is not None:
@@ -131,7 +135,8 @@ class _Composing:
                 completion.path,
                 f"{kind} {name} of {self.step.model_name}, which {adder} adds to its config",
             )
-        return self.context.related_at(_tensor_path(kind, self.config, name), message)
+        path = (kind, index, "name") if index is not None else _tensor_path(kind, self.config, name)
+        return self.context.related_at(path, message)
 
     def defined_here(self) -> RelatedLocation:
         completion = self.context.auto_completion
@@ -255,10 +260,15 @@ def _tensor_path(kind: str, config: Any, name: str) -> tuple[str | int, ...]:
     ),
 )
 def ensemble_unknown_tensor_name(ctx: ModelContext) -> Iterator[Finding]:
+    names: dict[str, tuple[set[str], set[str]]] = {}  # read once per model, not per step
     for item in _composing(ctx):
-        inputs = {t.name for t in item.config.input}
-        outputs = {t.name for t in item.config.output}
         model = item.step.model_name
+        if model not in names:
+            names[model] = (
+                {t.name for t in item.config.input},
+                {t.name for t in item.config.output},
+            )
+        inputs, outputs = names[model]
         step_path = (*STEP, item.index)
         related = (item.defined_here(),)
         if item.config.input:
@@ -415,10 +425,25 @@ class _Use(NamedTuple):
     max_batch_size: int
     #: Where the ensemble config refers to the tensor.
     reference: tuple[str | int, ...]
-    #: Where the tensor is declared (the ensemble's own IO, or the step's model's).
-    declaration: RelatedLocation
+    #: Where the tensor is declared (the ensemble's own IO, or the step's model's): worked out
+    #: for the few uses a finding names, not for each of the hundreds of tensors checked.
+    declaration: Callable[[], RelatedLocation]
     #: Who added the tensor to the step's model's config (None: the config declares it).
     added_by: str | None = None
+
+
+#: A config's ``input`` or ``output`` entries by name (the last of a name, as a map of them
+#: keeps it), and the index of the first entry of each name (where its name is).
+_Declared = tuple[dict[str, Any], dict[str, int]]
+
+
+def _declared(config: Any, kind: str) -> _Declared:
+    declared: dict[str, Any] = {}
+    first: dict[str, int] = {}
+    for index, tensor in enumerate(getattr(config, kind)):
+        declared[tensor.name] = tensor
+        first.setdefault(tensor.name, index)
+    return declared, first
 
 
 def _uses(ctx: ModelContext, config: Any) -> dict[str, list[_Use]]:
@@ -434,12 +459,18 @@ def _uses(ctx: ModelContext, config: Any) -> dict[str, list[_Use]]:
                     dims,
                     config.max_batch_size,
                     path,
-                    ctx.related_at(path, f"ensemble {kind} of {ctx.name}"),
+                    partial(ctx.related_at, path, f"ensemble {kind} of {ctx.name}"),
                 )
             )
+    # Each composing model's tensors by name, read once for all the steps running it (a
+    # config of 600 outputs that 20 steps run is not read 20 times, nor searched per tensor).
+    tables: dict[tuple[str, str], _Declared] = {}
     for item in _composing(ctx):
         for kind, mapping in (("input", item.step.input_map), ("output", item.step.output_map)):
-            declared = {t.name: t for t in getattr(item.config, kind)}
+            table = tables.get((item.step.model_name, kind))
+            if table is None:
+                table = tables[item.step.model_name, kind] = _declared(item.config, kind)
+            declared, first = table
             for key, tensor_name in mapping.items():
                 tensor = declared.get(key)
                 if tensor is None:
@@ -451,7 +482,13 @@ def _uses(ctx: ModelContext, config: Any) -> dict[str, list[_Use]]:
                         list(tensor.dims),
                         item.config.max_batch_size,
                         (*STEP, item.index, f"{kind}_map", key, "value"),
-                        item.declared(kind, key, f"{kind} {key} of {item.step.model_name}"),
+                        partial(
+                            item.declared,
+                            kind,
+                            key,
+                            f"{kind} {key} of {item.step.model_name}",
+                            first[key],
+                        ),
                         item.added_by(kind, key),
                     )
                 )
@@ -579,7 +616,7 @@ def ensemble_tensor_mismatch(ctx: ModelContext) -> Iterator[Finding]:
             yield ctx.at(
                 other.reference,
                 f"in ensemble {ctx.name}, ensemble tensor {tensor}: {problem}{notes}",
-                related=(first.declaration, other.declaration),
+                related=(first.declaration(), other.declaration()),
             )
             break
 
