@@ -4,6 +4,7 @@ reads where google-re2 is not installed: git's own answers are the reference."""
 from __future__ import annotations
 
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -390,6 +391,8 @@ def test_the_last_of_two_thousand_patterns_that_matches_decides() -> None:
         (["a/**"], "a/b/c", True),
         (["**/a"], "a", True),
         (["x/**/y"], "x/y", True),
+        (["**/\\*"], "a*", None),  # once "**" matched a byte, the slash of "**/" must follow
+        (["**/\\*"], "a/*", True),
         (["*", "!*.py"], "m.py", False),
         (["*.py", "!m.py", "*"], "m.py", True),
         (["dir/"], "dir", None),
@@ -441,3 +444,64 @@ def test_tritonlint_runs_where_google_re2_is_not_installed(tmp_path: Path, error
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines() == ["wildmatch", str(work / "kept" / "models")]
+
+
+#: Pieces of random patterns and of random path parts.
+PATTERN_PIECES = ["a", "b", "/", "*", "**", "?", "[ab]", "[!a]", "[a-", "]", "\\*", "\\", "!"]
+PATTERN_PIECES += ["[[:alpha:]]", "-", "/**/", "**/", "/**", " ", "\\ ", "#", "[^b-]", "[]a]"]
+NAME_PIECES = ["a", "b", "ab", "ba", "aa", "*", "-", "]"]
+
+
+@needs_git
+def test_random_patterns_are_answered_as_git_answers_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """150 random patterns, each in the .gitignore of a folder of its own with random paths
+    below it: every path and folder is ignored exactly when git ignores it. (Such a run found
+    that ``**/`` may match nothing only before its ``**`` has matched a byte.)"""
+    monkeypatch.setattr(ignore_patterns, "ENGINE", "wildmatch")
+    environ = {
+        **{key: value for key, value in os.environ.items() if not key.startswith("GIT_")},
+        "HOME": str(tmp_path),
+        "GIT_CONFIG_NOSYSTEM": "1",
+    }
+    root = tmp_path / "work"
+    subprocess.run(["git", "init", "-q", str(root)], check=True, env=environ)
+    chosen = random.Random(3070)
+    asked: set[tuple[Path, bool]] = set()
+    for number in range(150):
+        folder = root / f"f{number}"
+        folder.mkdir()
+        pattern = "".join(chosen.choice(PATTERN_PIECES) for _ in range(chosen.randint(1, 6)))
+        (folder / ".gitignore").write_text(pattern + "\n", encoding="utf-8")
+        for _ in range(8):
+            parts = [
+                "".join(chosen.choice(NAME_PIECES) for _ in range(chosen.randint(1, 3)))
+                for _ in range(chosen.randint(1, 3))
+            ]
+            above = [folder.joinpath(*parts[:depth]) for depth in range(1, len(parts) + 1)]
+            if any(path.exists() for path in above[-1:]) or any(
+                path.is_file() for path in above[:-1]
+            ):
+                continue
+            above[-1].parent.mkdir(parents=True, exist_ok=True)
+            above[-1].write_text("", encoding="utf-8")
+            asked.update((path, path != above[-1]) for path in above)
+    paths = sorted(asked)
+    request = b"".join(os.fsencode(path.relative_to(root)) + b"\0" for path, _ in paths)
+    answer = subprocess.run(
+        ["git", "check-ignore", "--stdin", "-z"],
+        input=request,
+        cwd=root,
+        capture_output=True,
+        env=environ,
+        check=False,
+    )
+    assert answer.returncode in (0, 1), answer.stderr
+    git = {root / os.fsdecode(path) for path in answer.stdout.split(b"\0") if path}
+    rules = IgnoreRules(root, environ)
+    ours = {path for path, is_dir in paths if rules.ignored(path, is_dir=is_dir)}
+    assert sorted(str(path.relative_to(root)) for path in ours - git) == []
+    assert sorted(str(path.relative_to(root)) for path in git - ours) == []
+    assert len(git) > 50
+    assert len(paths) - len(git) > 50

@@ -108,7 +108,9 @@ def _compiled(patterns: list[tuple[str, bool]]) -> list[tuple[Any, list[bool]]]:
     if not patterns:
         return []
     try:
-        compiled = re2.Set.SearchSet(re2.Options())
+        options = re2.Options()
+        options.log_errors = False  # a pattern RE2 cannot compile is left out, silently
+        compiled = re2.Set.SearchSet(options)
         kept = []
         for expression, include in patterns:
             try:

@@ -122,7 +122,13 @@ def _bracket(pattern: bytes, start: int) -> tuple[frozenset[int], int] | None:
 
 
 class Wildmatch:
-    """One compiled pattern; :meth:`match` says whether it matches a whole path."""
+    """One compiled pattern; :meth:`match` says whether it matches a whole path.
+
+    Position ``i`` of the state is "the first ``i`` tokens are matched"; a byte moves each
+    position past a token that accepts it, or keeps it on a star that does. The positions
+    reached without reading a byte (past a star that matches no more, past a ``**/`` that
+    matches nothing) are added after each byte, in a few steps at most: stars in a row are
+    one token, and so are ``**/`` in a row."""
 
     __slots__ = (
         "_accept",
@@ -144,6 +150,8 @@ class Wildmatch:
         one = star = starstar = skip2 = 0
         position = 0
         index = 0
+        #: Where a "**/" just read ends: another one there repeats it.
+        repeats = -1
         while index < len(pattern):
             char = pattern[index]
             bit = 1 << position
@@ -158,10 +166,16 @@ class Wildmatch:
                 alone = (index == 0 or pattern[index - 1] == _SLASH) and (
                     after[:1] in (b"", b"/") or after == b"\\/"
                 )
+                if end - index > 1 and alone and after[:1] == b"/" and index == repeats:
+                    # "**/**/" is "**/": kept as one, so that no chain of positions reached
+                    # without reading a byte grows with the pattern.
+                    index = repeats = end + 1
+                    continue
                 if end - index > 1 and alone:
                     starstar |= bit
                     if after[:1] == b"/":
                         skip2 |= bit  # "**/" may match nothing, its slash included
+                        repeats = end + 1
                 else:
                     star |= bit
                 index = end
@@ -194,7 +208,9 @@ class Wildmatch:
         self._start = self._closure(1)
 
     def _closure(self, state: int) -> int:
-        """``state`` with every position reachable from it without reading a byte."""
+        """``state``, positions just entered, with every position reachable from them
+        without reading a byte. (Only on entering may ``**/`` match nothing: once its ``**``
+        has matched a byte, its slash must follow.)"""
         while True:
             grown = state | ((state & self._skip1) << 1) | ((state & self._skip2) << 2)
             if grown == state:
@@ -219,10 +235,11 @@ class Wildmatch:
         cache = self._cache
         for byte in text:
             advance, stay = cache.get(byte) or self._step(byte)
-            state = ((state & advance) << 1) | (state & stay)
-            if not state:
+            stayed = state & stay
+            entered = ((state & advance) << 1) | ((stayed & self._skip1) << 1)
+            if not (entered or stayed):
                 return False
-            state = self._closure(state)
+            state = self._closure(entered) | stayed
         return bool(state & self._accept)
 
 
