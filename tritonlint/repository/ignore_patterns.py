@@ -15,6 +15,12 @@ must not hold the search up as a backtracking matcher (Python's :mod:`re`) would
   without ``/`` matches the last part of a path at any depth, one with ``/`` the path below
   the file's folder.
 
+The two differ where pathspec's translation departs from git, on unusual patterns: POSIX
+classes (``[[:alpha:]]``, which it does not know), ranges that run backwards, some escapes
+and placements of ``-`` and ``]`` in sets, and ``?`` against a name that is not ASCII (a
+character to it, a byte to git). There the wildmatch engine answers as git does
+(``tests/test_wildmatch.py`` compares it with git on random patterns).
+
 The choice is made once, at import: RE2 where ``import re2`` succeeds. :data:`ENGINE` names
 it; tests set it to ``"wildmatch"`` to run the same comparisons with git without RE2.
 """
@@ -185,10 +191,10 @@ def _trim_trailing_spaces(line: bytes) -> bytes:
     index = 0
     while index < len(line):
         byte = line[index]
-        if byte == 0x20:
+        if byte == ord(" "):
             if last_space is None:
                 last_space = index
-        elif byte == 0x5C:
+        elif byte == ord("\\"):
             index += 1
             if index == len(line):
                 return line
