@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Time the question "which of these folders does git ignore?", as the search for
-repositories asks it, answered by reading the ignore files (what tritonlint does) and by
-``git check-ignore --stdin`` (what it did before: that runs the repository's
+repositories asks it, answered by reading the ignore files (what tritonlint does), with each
+of its engines (RE2, and the pure-Python wildmatch used where google-re2 is not installed),
+and by ``git check-ignore --stdin`` (what it did before: that runs the repository's
 ``core.fsmonitor``, so it is no longer used).
 
 Usage: python benchmarks/gitignore_search.py [--folders N [N ...]] [--repeat R]
@@ -9,9 +10,11 @@ Usage: python benchmarks/gitignore_search.py [--folders N [N ...]] [--repeat R]
 Builds a git work tree of its own in a temporary folder: N folders (default 300, 5000 and
 20000, one tree each) in a tree
 three levels deep, a ``.gitignore`` with a dozen patterns at the top and one in every
-first-level folder, and asks both about every folder, level by level as
+first-level folder, and asks each way about every folder, level by level as
 :func:`~tritonlint.repository.discovery.find_repositories` does (one question per level).
-Prints the median of R runs (default 5) of each, and checks that both answer the same.
+Then the same on a work tree made to hold a backtracking matcher up (:func:`build_bait`),
+where git itself is stopped after half a minute.
+Prints the median of R runs (default 5) of each, and checks that all answer the same.
 """
 
 from __future__ import annotations
@@ -23,11 +26,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tritonlint.repository import ignore_patterns  # noqa: E402
 from tritonlint.repository.gitignored import GitIgnored  # noqa: E402
 
 TOP_PATTERNS = """build/
@@ -45,7 +51,7 @@ vendor
 """
 
 
-def build(root: Path, folders: int) -> list[list[Path]]:
+def build(root: Path, *, folders: int) -> list[list[Path]]:
     """The work tree; its folders, level by level."""
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     (root / ".gitignore").write_text(TOP_PATTERNS, encoding="utf-8")
@@ -69,7 +75,34 @@ def build(root: Path, folders: int) -> list[list[Path]]:
     return levels
 
 
+def build_bait(root: Path) -> list[list[Path]]:
+    """A work tree whose ``.gitignore`` and folder names would hold a backtracking matcher
+    up for years: 2,000 lines, ``*a*a*a*a*a*a*a*a*a*a*b`` first, and 200 folders named with
+    200 bytes, 199 ``a`` then a digit or a ``b``. git's own matcher backtracks on it (it is
+    stopped after :data:`GIT_PATIENCE`). Its folders, level by level."""
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    lines = ["*a" * 10 + "*b"]
+    for i in range(1, 2000):
+        lines.append((f"dir{i}/**/*x{i}", f"name{i}", f"*.ext{i}", f"[a-c]x{i}*/")[i % 4])
+    (root / ".gitignore").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    levels: list[list[Path]] = [[], []]
+    for i in range(20):
+        folder = root / f"dir{i}"
+        folder.mkdir()
+        levels[0].append(folder)
+        for j in range(10):
+            child = folder / ("a" * 199 + ("b" if j == 0 else str(j)))
+            child.mkdir()
+            levels[1].append(child)
+    return levels
+
+
+#: How long git may take over one bait tree before it is stopped, in seconds.
+GIT_PATIENCE = 30.0
+
+
 def ask_git(root: Path, levels: list[list[Path]]) -> set[Path]:
+    """git's answer; raises :class:`subprocess.TimeoutExpired` after :data:`GIT_PATIENCE`."""
     ignored: set[Path] = set()
     for level in levels:
         request = b"".join(os.fsencode(path) + b"\0" for path in level)
@@ -79,6 +112,7 @@ def ask_git(root: Path, levels: list[list[Path]]) -> set[Path]:
             cwd=root,
             capture_output=True,
             check=False,
+            timeout=GIT_PATIENCE,
         )
         ignored.update(Path(os.fsdecode(p)) for p in answer.stdout.split(b"\0") if p)
     return ignored
@@ -92,35 +126,68 @@ def read_files(root: Path, levels: list[list[Path]]) -> set[Path]:
     return ignored
 
 
+def read_files_with(
+    engine: ignore_patterns.Engine,
+) -> Callable[[Path, list[list[Path]]], set[Path]]:
+    """:func:`read_files` with the patterns matched by ``engine``."""
+
+    def ask(root: Path, levels: list[list[Path]]) -> set[Path]:
+        ignore_patterns.ENGINE = engine
+        return read_files(root, levels)
+
+    return ask
+
+
+def askers() -> dict[str, Callable[[Path, list[list[Path]]], set[Path]]]:
+    """Each way of answering, by label."""
+    found: dict[str, Callable[[Path, list[list[Path]]], set[Path]]] = {}
+    if ignore_patterns.re2 is not None:
+        found["read, RE2"] = read_files_with("re2")
+    found["read, pure Python"] = read_files_with("wildmatch")
+    found["git check-ignore"] = ask_git
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--folders", type=int, nargs="+", default=[300, 5000, 20000])
     parser.add_argument("--repeat", type=int, default=5)
     options = parser.parse_args()
     for folders in options.folders:
-        _compare(folders, options.repeat)
+        _compare(f"{folders} folders", partial(build, folders=folders), options.repeat)
+    _compare("backtracking bait", build_bait, options.repeat)
 
 
-def _compare(folders: int, repeat: int) -> None:
+def _compare(title: str, make: Callable[[Path], list[list[Path]]], repeat: int) -> None:
     with tempfile.TemporaryDirectory() as temporary:
         root = Path(temporary) / "work"
-        levels = build(root, folders)
+        levels = make(root)
         total = sum(len(level) for level in levels)
-        timings: dict[str, list[float]] = {"read the ignore files": [], "git check-ignore": []}
-        answers = {}
+        ways = askers()
+        timings: dict[str, list[float]] = {label: [] for label in ways}
+        answers: dict[str, set[Path]] = {}
+        stopped: set[str] = set()
         for _ in range(repeat):
-            for label, ask in (
-                ("read the ignore files", read_files),
-                ("git check-ignore", ask_git),
-            ):
+            for label, ask in ways.items():
+                if label in stopped:
+                    continue
                 start = time.perf_counter()
-                answers[label] = ask(root, levels)
+                try:
+                    answers[label] = ask(root, levels)
+                except subprocess.TimeoutExpired:
+                    stopped.add(label)
+                    continue
                 timings[label].append(time.perf_counter() - start)
-        same = answers["read the ignore files"] == answers["git check-ignore"]
-        print(f"{total} folders, {len(answers['git check-ignore'])} of them ignored")
+        reference = answers.get("git check-ignore", answers["read, pure Python"])
+        same = all(answer == reference for answer in answers.values())
+        print(f"{title}: {total} folders, {len(reference)} of them ignored")
         for label, times in timings.items():
-            print(f"  {label:<22} {statistics.median(times) * 1000:8.1f} ms")
-        print(f"  same answer: {'yes' if same else 'NO'}")
+            if label in stopped:
+                print(f"  {label:<22} over {GIT_PATIENCE:.0f} s: stopped")
+            else:
+                print(f"  {label:<22} {statistics.median(times) * 1000:8.1f} ms")
+        compared = "" if not stopped else " (of those that finished)"
+        print(f"  same answer{compared}: {'yes' if same else 'NO'}")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 
 The patterns are read, never asked of git: running git in a repository runs what its
 ``.git/config`` names (``core.fsmonitor``, hooks, filters), and the repository being linted
-may be a stranger's. The rules git applies are read from the same files it reads,
-translated by :mod:`pathspec` (git's wildmatch syntax) and matched by RE2:
+may be a stranger's. The rules git applies are read from the same files it reads, and
+matched in time linear in the path (by RE2, or where it is not installed by a pure-Python
+wildmatch: :mod:`tritonlint.repository.ignore_patterns` says why both exist):
 
 - ``.gitignore`` in every folder from the work tree's root down to the path, the deepest
   deciding first; a pattern is relative to its file's folder;
@@ -28,10 +29,8 @@ import re
 import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
-import re2  # type: ignore[import-untyped]
-from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+from tritonlint.repository.ignore_patterns import PatternList, compile_patterns
 
 #: An ignore file larger than this is not read (git's own limit is 100 MiB; a file of
 #: patterns this large is no user's, and compiling it would hold the search up).
@@ -71,89 +70,12 @@ def _read_limited(path: Path, *, follow: bool) -> bytes | None:
     return data if len(data) <= MAX_IGNORE_FILE_BYTES else None
 
 
-class _Patterns:
-    """The patterns of one ignore file, each matched against a whole path.
-
-    pathspec translates each line into a regular expression (git's wildmatch: anchoring,
-    ``**``, classes, escapes, negation, directory-only patterns); those expressions also
-    match what lies below a matching folder, so each is held to the end of the path here,
-    as git matches a pattern against the path itself (what is below an ignored folder is
-    ignored by :class:`IgnoreRules`, which looks at the folders first). They run on RE2, in
-    time linear in the path whatever the pattern: a stranger's ``*a*a*a*a*a*b`` cannot hold
-    the search up as a backtracking matcher would let it.
-    """
-
-    def __init__(self, lines: Iterable[str]) -> None:
-        patterns: list[tuple[str, bool]] = []
-        for line in lines:
-            try:
-                pattern = GitIgnoreSpecPattern(_inside_only(line))
-            except (ValueError, re.error):  # an invalid range: git discards the pattern
-                continue
-            if pattern.include is not None and pattern.regex is not None:
-                patterns.append((f"(?:{pattern.regex.pattern})$", pattern.include))
-        #: Sets of consecutive patterns, last first, each with its patterns' verdicts.
-        self._sets: list[tuple[Any, list[bool]]] = []
-        for start in range(0, len(patterns), _SET_SIZE):
-            self._sets.extend(_compiled(patterns[start : start + _SET_SIZE]))
-        self._sets.reverse()
-        self._count = sum(len(verdicts) for _, verdicts in self._sets)
-
-    def __len__(self) -> int:
-        return self._count
-
-    def verdict(self, path: str) -> bool | None:
-        """Whether the last pattern matching ``path`` (``dir/`` for a folder) ignores it;
-        None where none matches."""
-        for patterns, verdicts in self._sets:
-            matched: list[int] = patterns.Match(path)
-            if matched:
-                return verdicts[max(matched)]
-        return None
-
-
-#: Patterns per RE2 set: more than any user's ignore file holds, few enough that a set
-#: compiles within RE2's memory budget.
-_SET_SIZE = 256
-
-
-def _compiled(patterns: list[tuple[str, bool]]) -> list[tuple[Any, list[bool]]]:
-    """``patterns`` as RE2 sets, in order: one set, or, where RE2 cannot compile them as one
-    (too large), halves of them; a single pattern it cannot compile is left out."""
-    if not patterns:
-        return []
-    try:
-        compiled = re2.Set.SearchSet(re2.Options())
-        kept = []
-        for expression, include in patterns:
-            try:
-                compiled.Add(expression)
-            except re2.error:
-                continue
-            kept.append(include)
-        if kept:
-            compiled.Compile()
-    except re2.error:
-        if len(patterns) == 1:
-            return []
-        middle = len(patterns) // 2
-        return _compiled(patterns[:middle]) + _compiled(patterns[middle:])
-    return [(compiled, kept)] if kept else []
-
-
-def _patterns(data: bytes | None) -> _Patterns | None:
+def _patterns(data: bytes | None) -> PatternList | None:
     if not data:
         return None
     text = data.decode("utf-8", "surrogateescape").removeprefix("\ufeff")
-    patterns = _Patterns(text.splitlines())
+    patterns = compile_patterns(text.splitlines())
     return patterns if len(patterns) else None
-
-
-def _inside_only(line: str) -> str:
-    """``dir/**`` as ``dir/**/*``: the same to git (all that is inside ``dir``, not ``dir``
-    itself), but pathspec's expression for the first one matches the folder ``dir/`` too."""
-    pattern = line.rstrip(" ")
-    return pattern + "/*" if pattern.endswith("/**") else line
 
 
 # -- the user's global excludes file -------------------------------------------------------
@@ -267,7 +189,7 @@ class IgnoreRules:
         self._root = work_tree
         root = os.fspath(work_tree)
         self._prefix = root if root.endswith(os.sep) else root + os.sep
-        outer: list[_Patterns] = []
+        outer: list[PatternList] = []
         git_dir = _common_git_dir(work_tree)
         if git_dir is not None:
             info = _patterns(_read_limited(git_dir / "info" / "exclude", follow=True))
@@ -280,7 +202,7 @@ class IgnoreRules:
                 outer.append(user)
         #: Below the per-folder files, highest precedence first.
         self._outer = tuple(outer)
-        self._specs: dict[tuple[str, ...], _Patterns | None] = {}
+        self._specs: dict[tuple[str, ...], PatternList | None] = {}
         self._folders: dict[tuple[str, ...], bool] = {}
 
     def ignored(self, path: Path, *, is_dir: bool) -> bool:
@@ -320,7 +242,7 @@ class IgnoreRules:
                 return verdict
         return False
 
-    def _spec_of(self, folder: tuple[str, ...]) -> _Patterns | None:
+    def _spec_of(self, folder: tuple[str, ...]) -> PatternList | None:
         if folder not in self._specs:
             self._specs[folder] = _patterns(
                 _read_limited(self._root.joinpath(*folder, ".gitignore"), follow=False)
