@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Time the question "which of these folders does git ignore?", as the search for
-repositories asks it, answered by reading the ignore files (what tritonlint does), with each
-of its engines (RE2, and the pure-Python wildmatch used where google-re2 is not installed),
-and by ``git check-ignore --stdin`` (what it did before: that runs the repository's
+repositories asks it, answered by reading the ignore files (what tritonlint does: git's
+wildmatch in pure Python, :mod:`tritonlint.repository.wildmatch`), and by
+``git check-ignore --stdin`` (what it did before: that runs the repository's
 ``core.fsmonitor``, so it is no longer used).
 
 Usage: python benchmarks/gitignore_search.py [--folders N [N ...]] [--repeat R]
@@ -33,7 +33,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tritonlint.repository import ignore_patterns  # noqa: E402
 from tritonlint.repository.gitignored import GitIgnored  # noqa: E402
 
 TOP_PATTERNS = """build/
@@ -126,26 +125,9 @@ def read_files(root: Path, levels: list[list[Path]]) -> set[Path]:
     return ignored
 
 
-def read_files_with(
-    engine: ignore_patterns.Engine,
-) -> Callable[[Path, list[list[Path]]], set[Path]]:
-    """:func:`read_files` with the patterns matched by ``engine``."""
-
-    def ask(root: Path, levels: list[list[Path]]) -> set[Path]:
-        ignore_patterns.ENGINE = engine
-        return read_files(root, levels)
-
-    return ask
-
-
 def askers() -> dict[str, Callable[[Path, list[list[Path]]], set[Path]]]:
     """Each way of answering, by label."""
-    found: dict[str, Callable[[Path, list[list[Path]]], set[Path]]] = {}
-    if ignore_patterns.re2 is not None:
-        found["read, RE2"] = read_files_with("re2")
-    found["read, pure Python"] = read_files_with("wildmatch")
-    found["git check-ignore"] = ask_git
-    return found
+    return {"read by tritonlint": read_files, "git check-ignore": ask_git}
 
 
 def main() -> None:
@@ -178,7 +160,7 @@ def _compare(title: str, make: Callable[[Path], list[list[Path]]], repeat: int) 
                     stopped.add(label)
                     continue
                 timings[label].append(time.perf_counter() - start)
-        reference = answers.get("git check-ignore", answers["read, pure Python"])
+        reference = answers.get("git check-ignore", answers["read by tritonlint"])
         same = all(answer == reference for answer in answers.values())
         print(f"{title}: {total} folders, {len(reference)} of them ignored")
         for label, times in timings.items():

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from helpers import Files, make_tree
 
-from tritonlint.repository import ignore_patterns
 from tritonlint.schema.releases import Schema, load_schema
 
 
@@ -29,25 +28,6 @@ def repo(tmp_path: Path) -> Callable[[Files], Path]:
         return make_tree(tmp_path / "models", files)
 
     return build
-
-
-@pytest.fixture(
-    params=[
-        pytest.param(
-            "re2",
-            marks=pytest.mark.skipif(
-                ignore_patterns.re2 is None, reason="google-re2 is not installed"
-            ),
-        ),
-        "wildmatch",
-    ]
-)
-def ignore_engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The engine that matches the patterns of the ignore files read during the test: each
-    test that takes it runs with RE2 (where google-re2 is installed) and with the pure-Python
-    wildmatch."""
-    monkeypatch.setattr(ignore_patterns, "ENGINE", request.param)
-    return str(request.param)
 
 
 @pytest.fixture(autouse=True)

@@ -2,8 +2,7 @@
 would run the repository's ``core.fsmonitor``), and must answer as ``git check-ignore`` does.
 
 Each comparison builds a git repository of the test's own, with tricky patterns at several
-levels, and asks both; each runs with either engine that matches the patterns (RE2, and the
-pure-Python wildmatch used where google-re2 is not installed)."""
+levels, and asks both."""
 
 from __future__ import annotations
 
@@ -196,9 +195,7 @@ def _git_says(root: Path, paths: list[Path], environ: Mapping[str, str]) -> set[
 
 
 @needs_git
-def test_every_path_is_ignored_exactly_when_git_ignores_it(
-    tmp_path: Path, ignore_engine: str
-) -> None:
+def test_every_path_is_ignored_exactly_when_git_ignores_it(tmp_path: Path) -> None:
     root, environ = _build(tmp_path)
     paths = _every_path(root)
     git = _git_says(root, [path for path, _ in paths], environ)
@@ -213,9 +210,7 @@ def test_every_path_is_ignored_exactly_when_git_ignores_it(
 
 
 @needs_git
-def test_a_linked_work_tree_reads_the_exclude_file_of_its_repository(
-    tmp_path: Path, ignore_engine: str
-) -> None:
+def test_a_linked_work_tree_reads_the_exclude_file_of_its_repository(tmp_path: Path) -> None:
     root, environ = _build(tmp_path)
     env = {**environ, "GIT_AUTHOR_NAME": "x", "GIT_AUTHOR_EMAIL": "x@x", "GIT_COMMITTER_NAME": "x"}
     env["GIT_COMMITTER_EMAIL"] = "x@x"
@@ -259,9 +254,7 @@ def test_the_global_excludes_file_is_found_as_git_finds_it(tmp_path: Path) -> No
     assert global_excludes_file(chosen) == Path("/from/global")
 
 
-def test_outside_a_work_tree_or_in_a_false_one_nothing_is_ignored(
-    tmp_path: Path, ignore_engine: str
-) -> None:
+def test_outside_a_work_tree_or_in_a_false_one_nothing_is_ignored(tmp_path: Path) -> None:
     (tmp_path / ".gitignore").write_text("build/\n", encoding="utf-8")
     (tmp_path / "build").mkdir()
     assert GitIgnored(tmp_path, {}).ignored([tmp_path / "build"]) == frozenset()
@@ -271,9 +264,7 @@ def test_outside_a_work_tree_or_in_a_false_one_nothing_is_ignored(
 
 
 @needs_git
-def test_an_ignored_top_folder_has_nothing_below_it_ignored(
-    tmp_path: Path, ignore_engine: str
-) -> None:
+def test_an_ignored_top_folder_has_nothing_below_it_ignored(tmp_path: Path) -> None:
     root, environ = _build(tmp_path)
     top = root / "build"
     (top / "cache").mkdir()
@@ -284,7 +275,7 @@ def test_an_ignored_top_folder_has_nothing_below_it_ignored(
 
 
 @needs_git
-def test_a_symbolic_link_ignore_file_is_not_followed(tmp_path: Path, ignore_engine: str) -> None:
+def test_a_symbolic_link_ignore_file_is_not_followed(tmp_path: Path) -> None:
     root, environ = _build(tmp_path)
     (tmp_path / "elsewhere").write_text("*\n", encoding="utf-8")
     (root / "linked").mkdir()
@@ -294,9 +285,7 @@ def test_a_symbolic_link_ignore_file_is_not_followed(tmp_path: Path, ignore_engi
     assert GitIgnored(root, environ).ignored([root / "linked" / "inside"]) == frozenset()
 
 
-def test_a_pattern_that_backtracks_without_end_is_matched_at_once(
-    tmp_path: Path, ignore_engine: str
-) -> None:
+def test_a_pattern_that_backtracks_without_end_is_matched_at_once(tmp_path: Path) -> None:
     """A stranger's .gitignore and folder names must not hold the search up: the matcher
     takes time linear in the name, not exponential in the pattern's stars."""
     root = tmp_path
@@ -312,7 +301,7 @@ def test_a_pattern_that_backtracks_without_end_is_matched_at_once(
 
 
 @needs_git
-def test_the_repositorys_own_git_config_is_not_read(tmp_path: Path, ignore_engine: str) -> None:
+def test_the_repositorys_own_git_config_is_not_read(tmp_path: Path) -> None:
     """A repository's .git/config is the repository's to write: its core.excludesFile could
     name any file of the machine to be read. The user's own settings are read instead."""
     root, environ = _build(tmp_path)
@@ -327,9 +316,7 @@ def test_the_repositorys_own_git_config_is_not_read(tmp_path: Path, ignore_engin
 
 
 @needs_git
-def test_an_ignore_file_of_thousands_of_patterns_is_read_whole(
-    tmp_path: Path, ignore_engine: str
-) -> None:
+def test_an_ignore_file_of_thousands_of_patterns_is_read_whole(tmp_path: Path) -> None:
     """More patterns than RE2 compiles as one set: the last matching one still decides."""
     root, environ = _build(tmp_path)
     filler = [f"dir{i}/**/[a-z]*x{i}?.tmp" for i in range(3000)]

@@ -1,5 +1,5 @@
 """git's wildmatch in pure Python (tritonlint/repository/wildmatch.py) and the ignore files it
-reads where google-re2 is not installed: git's own answers are the reference."""
+reads: git's own answers are the reference."""
 
 from __future__ import annotations
 
@@ -7,14 +7,12 @@ import os
 import random
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tritonlint.repository import ignore_patterns
 from tritonlint.repository.gitignored import IgnoreRules
-from tritonlint.repository.ignore_patterns import WildmatchPatterns, compile_patterns
+from tritonlint.repository.ignore_patterns import IgnorePatterns
 from tritonlint.repository.wildmatch import wildmatch
 
 #: (text, pattern, whether it matches): the first column of git's t/t3070-wildmatch.sh, the
@@ -303,12 +301,11 @@ QUIRK_PATHS = [
 
 @needs_git
 def test_the_quirks_of_gits_reading_are_kept(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
-    """Paths that only a reading faithful to git answers right, asked of git too. (RE2's
-    engine answers some of them otherwise: pathspec's translation knows no POSIX classes,
-    and its "?" is a character, not a byte.)"""
-    monkeypatch.setattr(ignore_patterns, "ENGINE", "wildmatch")
+    """Paths that only a reading faithful to git answers right, asked of git too (a
+    translation of the patterns to regular expressions answered some of them otherwise:
+    POSIX classes, and "?" against a byte of a name that is not ASCII)."""
     environ = {
         **{key: value for key, value in os.environ.items() if not key.startswith("GIT_")},
         "HOME": str(tmp_path),
@@ -357,7 +354,7 @@ def test_the_last_of_two_thousand_patterns_that_matches_decides() -> None:
     lines = [f"dir{i}/**/*a*a*a*a*a*b{i}" for i in range(1000)]
     lines += ["big*", "!bigkeep", "*.log", "cache/", "!nested/cache/"]
     lines += [f"name{i}" for i in range(995)]
-    patterns = WildmatchPatterns(lines)
+    patterns = IgnorePatterns(lines)
     assert len(patterns) == 2000
     long_name = "a" * 200
     assert patterns.verdict(f"dir5/x/y/{long_name}") is None
@@ -402,48 +399,7 @@ def test_the_last_of_two_thousand_patterns_that_matches_decides() -> None:
 def test_each_line_is_read_as_git_reads_it(
     lines: list[str], path: str, verdict: bool | None
 ) -> None:
-    assert WildmatchPatterns(lines).verdict(path) is verdict
-
-
-def test_the_engine_chosen_compiles_the_patterns(ignore_engine: str) -> None:
-    patterns = compile_patterns(["*.log"])
-    assert (type(patterns).__name__ == "WildmatchPatterns") is (ignore_engine == "wildmatch")
-    assert patterns.verdict("x/a.log") is True
-
-
-@needs_git
-@pytest.mark.parametrize("error", ["ModuleNotFoundError", "ImportError"])
-def test_tritonlint_runs_where_google_re2_is_not_installed(tmp_path: Path, error: str) -> None:
-    """The copy of tritonlint bundled with the VS Code extension has no binary wheels: with
-    an ``re2`` module that is absent (or there but broken), the command line still loads and
-    the search for repositories passes over what git ignores, matched by the wildmatch
-    engine."""
-    (tmp_path / "re2.py").write_text(
-        f"raise {error}('no google-re2 here', name='re2')\n", encoding="utf-8"
-    )
-    work = tmp_path / "work"
-    subprocess.run(["git", "init", "-q", str(work)], check=True, capture_output=True)
-    (work / ".gitignore").write_text("ign*/\n", encoding="utf-8")
-    for folder in ("ignored", "kept"):
-        (work / folder / "models" / "m").mkdir(parents=True)
-        (work / folder / "models" / "m" / "config.pbtxt").write_text('name: "m"\n')
-    script = "; ".join(
-        [
-            "import sys",
-            f"sys.path.insert(0, {str(tmp_path)!r})",
-            "import tritonlint.cli",
-            "from pathlib import Path",
-            "from tritonlint.repository import ignore_patterns",
-            "from tritonlint.repository.discovery import find_repositories",
-            "print(ignore_patterns.ENGINE)",
-            f"print(*find_repositories(Path({str(work)!r})))",
-        ]
-    )
-    result = subprocess.run(
-        [sys.executable, "-I", "-c", script], capture_output=True, text=True, check=False
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == ["wildmatch", str(work / "kept" / "models")]
+    assert IgnorePatterns(lines).verdict(path) is verdict
 
 
 #: Pieces of random patterns and of random path parts.
@@ -454,12 +410,11 @@ NAME_PIECES = ["a", "b", "ab", "ba", "aa", "*", "-", "]"]
 
 @needs_git
 def test_random_patterns_are_answered_as_git_answers_them(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     """150 random patterns, each in the .gitignore of a folder of its own with random paths
     below it: every path and folder is ignored exactly when git ignores it. (Such a run found
     that ``**/`` may match nothing only before its ``**`` has matched a byte.)"""
-    monkeypatch.setattr(ignore_patterns, "ENGINE", "wildmatch")
     environ = {
         **{key: value for key, value in os.environ.items() if not key.startswith("GIT_")},
         "HOME": str(tmp_path),

@@ -3,8 +3,8 @@
 The patterns are read, never asked of git: running git in a repository runs what its
 ``.git/config`` names (``core.fsmonitor``, hooks, filters), and the repository being linted
 may be a stranger's. The rules git applies are read from the same files it reads, and
-matched in time linear in the path (by RE2, or where it is not installed by a pure-Python
-wildmatch: :mod:`tritonlint.repository.ignore_patterns` says why both exist):
+matched as git matches them, in time linear in the path
+(:mod:`tritonlint.repository.ignore_patterns`):
 
 - ``.gitignore`` in every folder from the work tree's root down to the path, the deepest
   deciding first; a pattern is relative to its file's folder;
@@ -30,7 +30,7 @@ import stat
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
-from tritonlint.repository.ignore_patterns import PatternList, compile_patterns
+from tritonlint.repository.ignore_patterns import IgnorePatterns
 
 #: An ignore file larger than this is not read (git's own limit is 100 MiB; a file of
 #: patterns this large is no user's, and compiling it would hold the search up).
@@ -70,11 +70,11 @@ def _read_limited(path: Path, *, follow: bool) -> bytes | None:
     return data if len(data) <= MAX_IGNORE_FILE_BYTES else None
 
 
-def _patterns(data: bytes | None) -> PatternList | None:
+def _patterns(data: bytes | None) -> IgnorePatterns | None:
     if not data:
         return None
     text = data.decode("utf-8", "surrogateescape").removeprefix("\ufeff")
-    patterns = compile_patterns(text.splitlines())
+    patterns = IgnorePatterns(text.splitlines())
     return patterns if len(patterns) else None
 
 
@@ -189,7 +189,7 @@ class IgnoreRules:
         self._root = work_tree
         root = os.fspath(work_tree)
         self._prefix = root if root.endswith(os.sep) else root + os.sep
-        outer: list[PatternList] = []
+        outer: list[IgnorePatterns] = []
         git_dir = _common_git_dir(work_tree)
         if git_dir is not None:
             info = _patterns(_read_limited(git_dir / "info" / "exclude", follow=True))
@@ -202,7 +202,7 @@ class IgnoreRules:
                 outer.append(user)
         #: Below the per-folder files, highest precedence first.
         self._outer = tuple(outer)
-        self._specs: dict[tuple[str, ...], PatternList | None] = {}
+        self._specs: dict[tuple[str, ...], IgnorePatterns | None] = {}
         self._folders: dict[tuple[str, ...], bool] = {}
 
     def ignored(self, path: Path, *, is_dir: bool) -> bool:
@@ -242,7 +242,7 @@ class IgnoreRules:
                 return verdict
         return False
 
-    def _spec_of(self, folder: tuple[str, ...]) -> PatternList | None:
+    def _spec_of(self, folder: tuple[str, ...]) -> IgnorePatterns | None:
         if folder not in self._specs:
             self._specs[folder] = _patterns(
                 _read_limited(self._root.joinpath(*folder, ".gitignore"), follow=False)

@@ -12,8 +12,7 @@ py``), so the bundle runs on every operating system and every Python from 3.10 o
 dependency's environment marker is not evaluated (pip would evaluate it for the Python running
 this script, not the oldest one the bundle serves): every dependency is bundled.
 
-Left out: google-re2, a compiled extension (tritonlint reads .gitignore patterns without it),
-and the dependencies' console scripts. The bundle is then checked: a compiled file, or a wheel
+Left out: the dependencies' console scripts. The bundle is then checked: a compiled file, or a wheel
 that is not pure Python, fails the build.
 """
 
@@ -37,8 +36,6 @@ EXTENSION = Path(__file__).resolve().parent.parent
 LIBS = EXTENSION / "bundled" / "libs"
 #: The oldest Python the bundle serves: the wheels are chosen for it.
 OLDEST_PYTHON = "3.10"
-#: Dependencies that are not bundled: they are compiled, and tritonlint runs without them.
-LEFT_OUT = {"google-re2"}
 #: Dependencies of dependencies that only the oldest Python needs, behind a marker that pip
 #: would evaluate for the Python running this script (cattrs needs exceptiongroup before 3.11).
 FOR_OLDEST_PYTHON = ["exceptiongroup"]
@@ -64,20 +61,11 @@ def source_folder(given: str | None) -> Path:
 
 
 def dependencies(folder: Path) -> list[str]:
-    """The project's dependencies, without markers, less those left out, plus those that only
-    the oldest Python needs."""
+    """The project's dependencies, without markers, plus those that only the oldest Python
+    needs."""
     pyproject = tomllib.loads((folder / "pyproject.toml").read_text(encoding="utf-8"))
-    kept = []
-    for requirement in pyproject["project"]["dependencies"]:
-        spec = requirement.split(";", 1)[0].strip()
-        name = re.split(r"[\s<>=!~\[(]", spec, maxsplit=1)[0]
-        if canonical(name) not in LEFT_OUT:
-            kept.append(spec)
-    return kept + FOR_OLDEST_PYTHON
-
-
-def canonical(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
+    requirements = pyproject["project"]["dependencies"]
+    return [line.split(";", 1)[0].strip() for line in requirements] + FOR_OLDEST_PYTHON
 
 
 def pip(*args: str | Path) -> None:
