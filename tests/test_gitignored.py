@@ -317,7 +317,7 @@ def test_the_repositorys_own_git_config_is_not_read(tmp_path: Path) -> None:
 
 @needs_git
 def test_an_ignore_file_of_thousands_of_patterns_is_read_whole(tmp_path: Path) -> None:
-    """More patterns than RE2 compiles as one set: the last matching one still decides."""
+    """Thousands of patterns, a negation among them: the last matching pattern still decides."""
     root, environ = _build(tmp_path)
     filler = [f"dir{i}/**/[a-z]*x{i}?.tmp" for i in range(3000)]
     lines = ["big*", *filler, "!bigkeep", *filler, "bigkeep/"]
