@@ -44,17 +44,18 @@ class TritonPythonModel:
 """
 
 
-def _onnx_add() -> bytes:
+def _onnx_add(shape: list[int]) -> bytes:
+    """Two inputs added, of ``shape`` (a leading -1 for a model that batches)."""
     from onnx import TensorProto, helper
 
     graph = helper.make_graph(
         [helper.make_node("Add", ["INPUT0", "INPUT1"], ["OUTPUT0"])],
         "add",
         [
-            helper.make_tensor_value_info("INPUT0", TensorProto.FLOAT, [-1, 16]),
-            helper.make_tensor_value_info("INPUT1", TensorProto.FLOAT, [-1, 16]),
+            helper.make_tensor_value_info("INPUT0", TensorProto.FLOAT, shape),
+            helper.make_tensor_value_info("INPUT1", TensorProto.FLOAT, shape),
         ],
-        [helper.make_tensor_value_info("OUTPUT0", TensorProto.FLOAT, [-1, 16])],
+        [helper.make_tensor_value_info("OUTPUT0", TensorProto.FLOAT, shape)],
     )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 8
@@ -66,7 +67,7 @@ def _tensor(kind: str, name: str) -> str:
 
 
 def generate(root: Path, count: int) -> None:
-    onnx_file = _onnx_add()
+    onnx_files = {True: _onnx_add([-1, 16]), False: _onnx_add([16])}
     for index in range(count):
         batching = "max_batch_size: 8\n" if index % 20 < 2 else ""
         folder = root / f"model_{index:05d}"
@@ -79,7 +80,7 @@ def generate(root: Path, count: int) -> None:
             config = f'name: "{folder.name}"\nbackend: "onnxruntime"\n{batching}'
             config += _tensor("input", "INPUT0") + _tensor("input", "INPUT1")
             config += _tensor("output", "OUTPUT0")
-            (folder / "1" / "model.onnx").write_bytes(onnx_file)
+            (folder / "1" / "model.onnx").write_bytes(onnx_files[bool(batching)])
         config += "instance_group [ { kind: KIND_CPU count: 1 } ]\n"
         (folder / "config.pbtxt").write_text(config, encoding="utf-8")
 
@@ -124,6 +125,10 @@ def main() -> int:
         ("rest (stage, start, report)", rest),
     ):
         print(f"{label:<28}{seconds:>10.1f}{1000 * seconds / count:>10.1f}{seconds / wall:>8.0%}")
+    for status in statuses:
+        kind = [model["seconds"] for model in models if model["status"] == status]
+        mean = 1000 * sum(kind) / len(kind)
+        print(f"  load of one model, {status + ':':<12} {mean:8.1f} ms mean")
     findings = Counter(finding["code"] for finding in report["findings"])
     print(f"findings: {dict(findings) or 'none'}")
     return 0
