@@ -10,13 +10,16 @@ import { type LanguageClient, State } from 'vscode-languageclient/node';
 import { SECTION, createClient } from './client';
 import { locateServer } from './locate';
 import { onInterpreterChange, selectedInterpreter } from './python';
-import { INITIAL, type ProblemEvent, type ProblemState, reduce } from './problemState';
+import { INITIAL, type ProblemEvent, type ProblemState, noticeOutlives, reduce } from './problemState';
 import { type Choices, type Variables, chosenBySetting, commandLine, withArgs, workingFolder } from './serverCommand';
 import { type ServerInfo, serverInfo } from './serverInfo';
 import type { StatusView } from './status';
 import { effectiveValue } from './trust';
 
-/** Where the notification's button leads: how to install tritonlint for the extension. */
+/** The command that shows the output channel (registered in extension.ts). */
+const SHOW_OUTPUT_COMMAND = 'tritonlint.showOutput';
+
+/** Where the notification's link leads: how to install tritonlint for the extension. */
 export const INSTALL_DOCS_URL =
   'https://github.com/tritonlint/tritonlint/blob/main/vscode-extension/README.md#requirements';
 
@@ -25,6 +28,8 @@ export class ServerController implements vscode.Disposable {
   private pending: Promise<void> = Promise.resolve();
   private interpreterWatch: vscode.Disposable | undefined;
   private problems: ProblemState = INITIAL;
+  /** The notification of the current problem, while it is on screen. */
+  private notice: { problem: string; close: () => void } | undefined;
   private running: ServerInfo | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   /** Fires when the server's state or the tritonlint that runs it changes. */
@@ -82,6 +87,7 @@ export class ServerController implements vscode.Disposable {
 
   dispose(): void {
     this.interpreterWatch?.dispose();
+    this.notice?.close();
     this.changed.dispose();
     void this.stop();
   }
@@ -142,6 +148,10 @@ export class ServerController implements vscode.Disposable {
     const { next, notify } = reduce(this.problems, event);
     this.problems = next;
     this.changed.fire();
+    if (this.notice && !noticeOutlives(this.notice.problem, next.state)) {
+      this.notice.close();
+      this.notice = undefined;
+    }
     if (notify !== undefined) {
       this.notify(notify);
     }
@@ -159,16 +169,26 @@ export class ServerController implements vscode.Disposable {
     });
   }
 
+  /**
+   * Shows `message` in a notification that closes itself once the problem is over (an error
+   * message cannot be closed by the extension, and would stay beside working squiggles).
+   */
   private notify(message: string): void {
-    const install = 'How to Install';
-    const output = 'Show Output';
-    void vscode.window.showErrorMessage(message, install, output).then((choice) => {
-      if (choice === install) {
-        void vscode.env.openExternal(vscode.Uri.parse(INSTALL_DOCS_URL));
-      } else if (choice === output) {
-        this.log.show();
-      }
+    this.notice?.close();
+    let close = (): void => {};
+    const over = new Promise<void>((resolve) => {
+      close = resolve;
     });
+    this.notice = { problem: message, close };
+    const links = `[Show Output](command:${SHOW_OUTPUT_COMMAND}) · [How to Install](${INSTALL_DOCS_URL})`;
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'tritonlint', cancellable: true },
+      (progress, dismissed) => {
+        progress.report({ message: `${message} ${links}` });
+        dismissed.onCancellationRequested(close);
+        return over;
+      },
+    );
   }
 }
 

@@ -5,6 +5,8 @@
  * notification comes once per distinct problem: restarting into the same problem (a setting
  * still wrong after an edit) does not notify again. Once the server is ready the problem is
  * over: the error state is cleared, and the same problem coming back later notifies again.
+ * The notification closes itself when its problem is over (see `noticeOutlives`), so a problem
+ * the user fixed leaves nothing on screen.
  */
 import type { ServerState } from './status';
 
@@ -41,4 +43,13 @@ export function reduce(current: ProblemState, event: ProblemEvent): { next: Prob
       return { next: { state, notified: [...current.notified, event.message] }, notify: event.message };
     }
   }
+}
+
+/**
+ * Whether the notification of `problem` stays open in `state`: while that problem lasts, and
+ * while the server starts again (into the same problem, or out of it); not once the server is
+ * ready or another problem is shown (it has its own notification).
+ */
+export function noticeOutlives(problem: string, state: ServerState): boolean {
+  return state.kind === 'starting' || (state.kind === 'error' && state.reason === problem);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { INITIAL, type ProblemEvent, type ProblemState, reduce } from '../src/problemState';
+import { INITIAL, type ProblemEvent, type ProblemState, noticeOutlives, reduce } from '../src/problemState';
 
 /** The states and notifications after each event in turn. */
 function run(events: ProblemEvent[], from: ProblemState = INITIAL): { state: ProblemState; notified: string[] } {
@@ -63,5 +63,17 @@ describe('reduce', () => {
     const { state, notified } = run([{ type: 'ready' }, { type: 'stopped', reason: 'the server stopped' }]);
     expect(notified).toEqual([]);
     expect(state.state).toEqual({ kind: 'error', reason: 'the server stopped' });
+  });
+});
+
+describe('noticeOutlives', () => {
+  const problem = 'tritonlint was not found';
+  it('keeps the notification while the problem lasts and while the server starts again', () => {
+    expect(noticeOutlives(problem, { kind: 'error', reason: problem })).toBe(true);
+    expect(noticeOutlives(problem, { kind: 'starting' })).toBe(true);
+  });
+  it('closes it once the server is ready or another problem is shown', () => {
+    expect(noticeOutlives(problem, { kind: 'ready' })).toBe(false);
+    expect(noticeOutlives(problem, { kind: 'error', reason: 'tritonlint 0.0.1 is too old' })).toBe(false);
   });
 });
