@@ -238,11 +238,15 @@ const problemRows = () =>
     .locator('.markers-panel .monaco-list-row')
     .evaluateAll((rows) => rows.map((row) => ({ text: row.innerText, label: row.getAttribute('aria-label') })));
 
-async function problemsWhere(what, accept) {
-  return until(what, async () => {
-    const rows = await problemRows();
-    return accept(rows.map((r) => r.text).join('\n')) && rows;
-  });
+async function problemsWhere(what, accept, ms = STEP) {
+  return until(
+    what,
+    async () => {
+      const rows = await problemRows();
+      return accept(rows.map((r) => r.text).join('\n')) && rows;
+    },
+    ms,
+  );
 }
 
 const savedText = (relative) => fs.readFileSync(path.join(WORKSPACE, relative), 'utf8');
@@ -358,10 +362,12 @@ const steps = {
 
   /** The findings of files never opened, in the Problems panel; a click on one opens its file. */
   async folderProblems() {
-    const { codes, click } = plan.folderProblems;
+    const { codes, click, wait } = plan.folderProblems;
     await showProblems();
-    seen.folderProblems = await problemsWhere(`the Problems rows of ${codes.join(', ')}`, (text) =>
-      codes.every((code) => text.includes(code)),
+    seen.folderProblems = await problemsWhere(
+      `the Problems rows of ${codes.join(', ')}`,
+      (text) => codes.every((code) => text.includes(code)),
+      wait,
     );
     seen.editorsBeforeClick = await page.locator('.editor-group-container .tab').count();
     await page.locator('.markers-panel .monaco-list-row', { hasText: click }).first().click();

@@ -8,7 +8,8 @@ copy of zero_setup_repository/ beside this file:
   that moves a model file into its version folder, typing `input [` and Enter, and *Show
   Rule Documentation*;
 * `bundled`: no tritonlint anywhere, only a Python 3.10 or newer on the PATH: the extension
-  runs the copy of tritonlint it bundles.
+  runs the copy of tritonlint it bundles; the Problems panel is looked at before anything is
+  opened, as in `venv`.
 
 In that repository, `resnet` has `data_type: TYPE_FLOAT32` (TL105); `loose` has its
 model.onnx beside config.pbtxt, not in `1/` (TL212, fixed by moving the file); `tokenizer` has
@@ -68,7 +69,17 @@ VENV_PLAN = {
     },
     "inputEnter": {"file": f"{LOOSE}/config.pbtxt", "type": "input ["},
 }
-BUNDLED_PLAN = {**OPENED, "steps": ["workbench", "open", "status", "diagnostics"]}
+FOLDER_PROBLEMS = {
+    ("model_repository/loose", "TL212", 1, 1),
+    ("model_repository/resnet", "TL105", 7, 16),
+    ("model_repository/tokenizer", "TL223", 1, 1),
+}
+BUNDLED_PLAN = {
+    **OPENED,
+    "steps": ["workbench", "folderProblems", "open", "status", "diagnostics"],
+    # The venv session's take a few seconds.
+    "folderProblems": {"codes": ["TL105", "TL212", "TL223"], "click": "TL223", "wait": 30_000},
+}
 
 
 def python_without_tritonlint() -> Path | None:
@@ -159,6 +170,7 @@ def test_the_projects_venv_runs_without_settings_and_shows_the_findings(venv_run
     language = venv_run.get("status", "languageStatus")
     assert language.startswith(f"tritonlint {VERSION}\nTriton ")
     assert "the project's environment" in language.splitlines()[1]
+    assert "internal error" not in venv_run.extension_log
 
 
 def test_without_tritonlint_anywhere_the_bundled_copy_runs(bundled_run: Run) -> None:
@@ -179,15 +191,23 @@ def test_a_model_folders_findings_are_in_problems_before_anything_is_opened(
 ) -> None:
     shown = problems(venv_run.get("folderProblems", "folderProblems"))
     assert venv_run.get("folderProblems", "editorsBeforeClick") == 0
-    assert places(shown) == {
-        ("model_repository/loose", "TL212", 1, 1),
-        ("model_repository/resnet", "TL105", 7, 16),
-        ("model_repository/tokenizer", "TL223", 1, 1),
-    }
+    assert places(shown) == FOLDER_PROBLEMS
     # Each as the command line words it.
     assert {(p.code, p.message) for p in shown} == {
         (f["code"], f["message"]) for f in venv_run.findings
     }
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the bundled copy has no google-re2, which tritonlint/repository/gitignored.py "
+    "imports to find the repositories below a workspace folder: the server's first check of "
+    "the workspace fails with an internal error, and only an opened config's repository is "
+    "checked",
+)
+def test_the_bundled_copy_shows_the_findings_of_unopened_files_too(bundled_run: Run) -> None:
+    assert "internal error" not in bundled_run.extension_log
+    assert places(problems(bundled_run.get("folderProblems", "folderProblems"))) == FOLDER_PROBLEMS
 
 
 def test_clicking_a_template_finding_opens_the_template(venv_run: Run) -> None:
