@@ -171,6 +171,8 @@ def test_the_projects_venv_runs_without_settings_and_shows_the_findings(venv_run
     assert language.startswith(f"tritonlint {VERSION}\nTriton ")
     assert "the project's environment" in language.splitlines()[1]
     assert "internal error" not in venv_run.extension_log
+    # The output channel says which tritonlint runs and why, once.
+    assert venv_run.extension_log.count(f"using tritonlint {VERSION} (project venv): ") == 1
 
 
 def test_without_tritonlint_anywhere_the_bundled_copy_runs(bundled_run: Run) -> None:
