@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Retakes the VS Code extension README's pictures (vscode-extension/images/diagnostics.png,
-# problems.png, hover.png, completion.png, quickfix.png, format.png): runs the VS Code
-# end-to-end test, which copies its screenshots there when every step went through.
+# problems.png, hover.png, completion.png, quickfix.png, format.png, status.png,
+# rule-docs.png): runs the VS Code end-to-end tests, each session of which copies its
+# screenshots there when every step went through.
 #
 #   scripts/vscode_e2e/screenshots.sh [pytest options]
 #

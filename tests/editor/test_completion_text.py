@@ -128,3 +128,14 @@ def test_nothing_between_a_name_and_its_value_nor_before_a_value(schema: Schema)
 @pytest.fixture(scope="module")
 def schema() -> Schema:
     return load_schema()
+
+
+def test_after_a_name_waiting_for_its_value_no_name_is_offered(schema: Schema) -> None:
+    # VS Code asks on the typed space of `input [`; a name accepted there (by the Enter
+    # after the `[`) would make `input input [ ... ]`.
+    assert complete('name: "m"\ninput |', schema, typed=True) == []
+    assert complete('name: "m"\ninput  # the tensors\n|', schema) == []
+    assert complete("dynamic_batching |", schema) == []
+    for value in ("max_batch_size: 8", 'name: "m"', "platform: onnx", "x: -inf", "y: +1e-3"):
+        assert "backend" in [item.label for item in complete(f"{value} |", schema)], value
+    assert "backend" in [item.label for item in complete("input [ { } ]\n|", schema)]

@@ -1,12 +1,13 @@
 // Drives VS Code (code-server) in headless Chromium as a person would, and writes down what
 // the workbench shows: the squiggles under the characters they cover, the Problems panel,
-// hovers, the quick fix menu, the completion list and the files saved after a quick fix and
-// after Format Document. tests/vscode/test_vscode_e2e.py starts code-server, runs this and
-// judges observations.json; this script asserts nothing itself, it only waits (each wait
-// bounded) for what the plan says should appear.
+// hovers, the quick fix menu, the completion list, the status items, the rule documentation
+// and the files saved after a quick fix and after Format Document. The tests in tests/vscode/
+// start code-server, run this and judge observations.json; this script asserts nothing
+// itself, it only waits (each wait bounded) for what the plan says should appear.
 //
 // env: CS_URL          the workbench's address
-//      PLAN            JSON: what to open, wait for and do (see test_vscode_e2e.py)
+//      PLAN            JSON: what to open, wait for and do; `steps` names the steps to run,
+//                      in order (see test_vscode_e2e.py, test_vscode_zero_setup.py)
 //      WORKSPACE       the folder code-server has open (saved files are read from there)
 //      OUT_DIR         screenshots, observations.json, browser-console.log
 //      PLAYWRIGHT_CORE the playwright-core package folder; CHROMIUM the browser
@@ -57,6 +58,18 @@ page.on('console', (m) => consoleLines.push(`[${m.type()}] ${m.text()}`));
 page.on('pageerror', (e) => consoleLines.push(`[pageerror] ${e.message}`));
 
 const shot = (name) => page.screenshot({ path: path.join(OUT, name) });
+
+/** A screenshot of the part of the page around `locators`' boxes (with a margin). */
+async function clippedShot(name, ...locators) {
+  const boxes = (await Promise.all(locators.map((l) => l.boundingBox()))).filter(Boolean);
+  const margin = 16;
+  const viewport = page.viewportSize();
+  const x = Math.max(0, Math.min(...boxes.map((b) => b.x)) - margin);
+  const y = Math.max(0, Math.min(...boxes.map((b) => b.y)) - margin);
+  const right = Math.min(viewport.width, Math.max(...boxes.map((b) => b.x + b.width)) + margin);
+  const bottom = Math.min(viewport.height, Math.max(...boxes.map((b) => b.y + b.height)) + margin);
+  await page.screenshot({ path: path.join(OUT, name), clip: { x, y, width: right - x, height: bottom - y } });
+}
 const editor = () => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
 const quickInput = page.locator('.quick-input-widget input');
 
@@ -78,9 +91,14 @@ async function openQuickInput(key) {
 async function openFile(relative) {
   await openQuickInput('Control+P');
   await quickInput.fill(relative);
-  const name = path.basename(relative);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: STEP });
-  await page.keyboard.press('Enter');
+  // The row of that file (its name, and its folder beside it), not of a recently opened one
+  // that the list shows first while the search runs.
+  const row = page
+    .locator('.quick-input-list .monaco-list-row', { hasText: path.basename(relative) })
+    .filter({ hasText: path.dirname(relative) })
+    .first();
+  await row.waitFor({ timeout: STEP });
+  await row.click();
   // The tab's label holds the file's path.
   const tab = page.locator('.editor-group-container.active .tab.active .monaco-icon-label');
   await until(`the editor of ${relative}`, async () => (await tab.getAttribute('aria-label'))?.includes(relative));
@@ -220,11 +238,15 @@ const problemRows = () =>
     .locator('.markers-panel .monaco-list-row')
     .evaluateAll((rows) => rows.map((row) => ({ text: row.innerText, label: row.getAttribute('aria-label') })));
 
-async function problemsWhere(what, accept) {
-  return until(what, async () => {
-    const rows = await problemRows();
-    return accept(rows.map((r) => r.text).join('\n')) && rows;
-  });
+async function problemsWhere(what, accept, ms = STEP) {
+  return until(
+    what,
+    async () => {
+      const rows = await problemRows();
+      return accept(rows.map((r) => r.text).join('\n')) && rows;
+    },
+    ms,
+  );
 }
 
 const savedText = (relative) => fs.readFileSync(path.join(WORKSPACE, relative), 'utf8');
@@ -337,6 +359,133 @@ const steps = {
     );
     seen.savedAfterCompletion = await saved(plan.file, seen.savedAfterFormat);
   },
+
+  /** The findings of files never opened, in the Problems panel; a click on one opens its file. */
+  async folderProblems() {
+    const { codes, click, wait } = plan.folderProblems;
+    await showProblems();
+    seen.folderProblems = await problemsWhere(
+      `the Problems rows of ${codes.join(', ')}`,
+      (text) => codes.every((code) => text.includes(code)),
+      wait,
+    );
+    seen.editorsBeforeClick = await page.locator('.editor-group-container .tab').count();
+    await page.locator('.markers-panel .monaco-list-row', { hasText: click }).first().click();
+    const tab = page.locator('.editor-group-container.active .tab.active .monaco-icon-label');
+    await tab.waitFor({ timeout: STEP });
+    await editor().locator('.view-lines .view-line').first().waitFor({ timeout: STEP });
+    await sleep(500); // an editor that cannot show the file says so in its place
+    seen.openedFromProblems = {
+      tab: (await page.locator('.editor-group-container.active .tab.active').innerText()).trim(),
+      breadcrumbs: await page
+        .locator('.editor-group-container.active .breadcrumbs-control .monaco-icon-label')
+        .allInnerTexts(),
+      firstLine: (await editor().locator('.view-lines .view-line').first().innerText()).replaceAll('\u00a0', ' '),
+      placeholders: await page
+        .locator('.editor-group-container.active .monaco-editor-pane-placeholder')
+        .allInnerTexts(),
+      notifications: await page.locator('.notifications-toasts .notification-list-item').allInnerTexts(),
+    };
+  },
+
+  /** The status bar item (its text and tooltip) and the language status item (under `{}`). */
+  async status() {
+    const item = page.locator('.statusbar-item[id$="tritonlint.status"]');
+    // Ready, then the release checked against, which the server is asked for.
+    await until(
+      'the server ready in the status bar, with its Triton release',
+      async () =>
+        (await item.getAttribute('aria-label')).includes(': ready') && (await item.innerText()).includes('Triton'),
+    );
+    seen.statusBar = (await item.innerText()).trim();
+    seen.statusBarEntries = await page
+      .locator('.statusbar-item')
+      .evaluateAll((els) => els.map((el) => ({ id: el.id, label: el.getAttribute('aria-label'), text: el.innerText })));
+    await page.mouse.move(5, 5);
+    await item.hover();
+    const tooltip = page.locator('.workbench-hover:visible, .monaco-hover:visible', { hasText: 'ready' }).first();
+    await tooltip.waitFor({ timeout: STEP });
+    seen.statusBarTooltip = await tooltip.innerText();
+    await page.mouse.move(5, 5);
+    await page.keyboard.press('Escape');
+    await tooltip.waitFor({ state: 'hidden', timeout: STEP }).catch(() => {});
+    // The language status: the `{}` beside the language's name opens a hover with the items.
+    await page.locator('#status\\.languageStatus .statusbar-item-label, #status\\.languageStatus a').first().click();
+    const hover = page.locator('.workbench-hover:visible, .monaco-hover:visible', { hasText: 'tritonlint' }).first();
+    await hover.waitFor({ timeout: STEP });
+    seen.languageStatus = await hover.innerText();
+    await shot('status-page.png');
+    await clippedShot('status.png', hover, item);
+    await page.keyboard.press('Escape');
+    await page.mouse.move(5, 5);
+  },
+
+  /** A quick fix that moves a file: offered on the finding, and the file moved on disk. */
+  async moveFix() {
+    const { file, line, column, title, code, source, target } = plan.moveFix;
+    await openFile(file);
+    await showProblems();
+    await goTo(line, column);
+    const menu = page.locator('.action-widget:not(.action-list-submenu-panel)');
+    for (let i = 0; i < 3 && !(await menu.isVisible()); i++) {
+      await page.keyboard.press('Control+.');
+      await menu.waitFor({ state: 'visible', timeout: STEP / 3 }).catch(() => {});
+    }
+    const action = menu.locator('.monaco-list-row.action', { hasText: title }).first();
+    await action.waitFor({ timeout: STEP });
+    seen.moveFixMenu = await menu.locator('.monaco-list-row.action .title').allInnerTexts();
+    await action.click();
+    const exists = (relative) => fs.existsSync(path.join(WORKSPACE, relative));
+    await until(`${target} on disk`, async () => exists(target) && !exists(source));
+    seen.movedFiles = { [source]: exists(source), [target]: exists(target) };
+    seen.afterMoveFix = await problemsWhere(
+      `${code} gone from Problems`,
+      (text) => !text.includes(code) && plan.folderProblems.codes.some((c) => text.includes(c)),
+    );
+  },
+
+  /** `input [` and Enter at the end of a config, quick suggestions on (the default). */
+  async inputEnter() {
+    const { file, type } = plan.inputEnter;
+    await openFile(file);
+    const before = savedText(file);
+    await editor().click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(type, { delay: 50 });
+    await sleep(1500); // time for a completion list to come, as a person pauses
+    seen.suggestionsBeforeEnter = await page
+      .locator('.editor-widget.suggest-widget.visible .monaco-list-row')
+      .evaluateAll((els) => els.map((el) => el.getAttribute('aria-label')));
+    await page.keyboard.press('Enter');
+    await sleep(300);
+    seen.savedAfterInputEnter = await saved(file, before);
+  },
+
+  /** Show Rule Documentation with the cursor on a finding: the rule's page in the markdown preview. */
+  async ruleDocs() {
+    const { file, line, column, expect } = plan.ruleDocs;
+    await openFile(file);
+    await goTo(line, column);
+    await runCommand('tritonlint: Show Rule Documentation');
+    const tab = page.locator('.editor-group-container.active .tab.active');
+    await until('the preview tab', async () => (await tab.innerText()).includes(expect));
+    seen.ruleDocsTab = (await tab.innerText()).trim();
+    // The preview is a webview: its page is in a frame of its own.
+    seen.ruleDocs = await until(`a preview showing ${expect}`, async () => {
+      for (const frame of page.frames()) {
+        if (frame === page.mainFrame()) continue;
+        const text = await frame
+          .locator('body')
+          .innerText({ timeout: 1000 })
+          .catch(() => '');
+        if (text.includes(expect)) return text;
+      }
+      return undefined;
+    });
+    await page.mouse.move(5, 5);
+    await sleep(500);
+    await shot('rule-docs.png');
+  },
 };
 
 // Written after each step, so that a run stopped from outside still tells what it saw.
@@ -351,11 +500,17 @@ const needs = {
   quickfix: ['open'],
   format: ['quickfix'], // it formats the fixed text
   completion: ['format'], // it retypes a line of the formatted text
+  folderProblems: ['workbench'],
+  status: ['open'],
+  moveFix: ['workbench'],
+  inputEnter: ['workbench'],
+  ruleDocs: ['workbench'],
 };
 const done = new Set();
 
 let failed = false;
-for (const [name, step] of Object.entries(steps)) {
+for (const name of plan.steps) {
+  const step = steps[name];
   const missing = (needs[name] ?? []).filter((need) => !done.has(need));
   if (missing.length) {
     failed = true;

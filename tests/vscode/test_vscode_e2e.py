@@ -21,31 +21,28 @@ extension README's pictures.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import shutil
 import subprocess
 import sys
-from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import pytest
 from vscode_session import (
     ROOT,
-    UNAVAILABLE,
+    Problem,
+    Run,
     Tools,
-    cache_dir,
-    code_server,
-    run_script,
-    run_setup,
+    places,
+    play,
+    problems,
+    update_images,
 )
 
 pytestmark = pytest.mark.slow
 
 FIXTURE = Path(__file__).with_name("model_repository")
-SCRIPT = Path(__file__).with_name("e2e.mjs")
 IMAGES = ROOT / "vscode-extension" / "images"
 SCREENSHOTS = ["diagnostics", "problems", "hover", "completion", "quickfix", "format"]
 
@@ -54,6 +51,16 @@ QUICK_FIX = 'Set name to "detector", the model folder\'s name'
 HOVER = "The largest batch the model accepts."
 #: What e2e.mjs does and waits for.
 PLAN = {
+    "steps": [
+        "workbench",
+        "open",
+        "diagnostics",
+        "problems",
+        "hover",
+        "quickfix",
+        "format",
+        "completion",
+    ],
     "file": FILE,
     "squiggles": 2,
     "diagnosticHover": {"line": 12, "word": "TYPE_FLOAT32", "expect": "TL105"},
@@ -69,129 +76,15 @@ DATA_TYPES = {  # the values of inference.DataType
 }
 
 
-@dataclass(frozen=True)
-class Run:
-    """What one VS Code session showed, and what is needed to explain a failure."""
-
-    seen: dict[str, Any]
-    findings: list[dict[str, Any]]  # `tritonlint check --output-format json` of the fixture
-    output: str
-    extension_log: str
-    artefacts: Path
-
-    def get(self, step: str, key: str) -> Any:
-        """An observation; a failure with the step's error and the logs where it is missing."""
-        if key not in self.seen:
-            pytest.fail(
-                f"step {step!r} did not get as far as {key!r}: "
-                f"{self.seen['errors'].get(step, 'an earlier step failed')}\n"
-                f"--- e2e.mjs\n{self.output}\n{self.extension_log}\n"
-                f"screenshots in {self.artefacts}",
-                pytrace=False,
-            )
-        return self.seen[key]
-
-
-@pytest.fixture(scope="module")
-def tools() -> Tools:
-    setup = run_setup()
-    if setup.returncode == UNAVAILABLE:
-        pytest.skip(setup.stderr.strip().splitlines()[-1])
-    assert setup.returncode == 0, f"scripts/vscode_e2e/setup.sh failed:\n{setup.stderr}"
-    return Tools.read(cache_dir() / "setup.json")
-
-
-def findings_of(workspace: Path) -> list[dict[str, Any]]:
-    """What `tritonlint check` reports for the repository in ``workspace``."""
-    check = subprocess.run(
-        [sys.executable, "-m", "tritonlint", "check", "--output-format", "json"],
-        cwd=workspace,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    found: list[dict[str, Any]] = json.loads(check.stdout)
-    return found
-
-
 @pytest.fixture(scope="module")
 def run(tools: Tools, tmp_path_factory: pytest.TempPathFactory) -> Run:
     folder = tmp_path_factory.mktemp("vscode")
     workspace = folder / "workspace"
     shutil.copytree(FIXTURE, workspace / "model_repository")
-    findings = findings_of(workspace)
     artefacts = Path(os.environ.get("TRITONLINT_E2E_ARTEFACTS", folder / "artefacts"))
-    print(f"VS Code end-to-end screenshots and logs: {artefacts}")
-    artefacts.mkdir(parents=True, exist_ok=True)
-    for stale in [artefacts / "observations.json", *artefacts.glob("*.png")]:
-        stale.unlink(
-            missing_ok=True
-        )  # an earlier run's, in a folder named by TRITONLINT_E2E_ARTEFACTS
-    with code_server(tools, folder, workspace) as server:
-        status, output = run_script(
-            [str(tools.node), str(SCRIPT)],
-            env={
-                **os.environ,
-                "CS_URL": server.url,
-                "PLAN": json.dumps(PLAN),
-                "WORKSPACE": str(workspace),
-                "OUT_DIR": str(artefacts),
-                "PLAYWRIGHT_CORE": str(tools.playwright_core),
-                "CHROMIUM": str(tools.chromium),
-            },
-            timeout=10 * 60,
-        )
-        extension_log = server.extension_log()
-    (artefacts / "e2e.log").write_text(output)
-    (artefacts / "extension.log").write_text(extension_log)
-    print(output)
-    observations = artefacts / "observations.json"
-    seen = json.loads(observations.read_text()) if observations.exists() else {"errors": {}}
-    if os.environ.get("TRITONLINT_E2E_UPDATE_IMAGES") and status == 0:
-        IMAGES.mkdir(parents=True, exist_ok=True)
-        for name in SCREENSHOTS:
-            shutil.copyfile(artefacts / f"{name}.png", IMAGES / f"{name}.png")
-    return Run(seen, findings, output, extension_log, artefacts)
-
-
-@dataclass(frozen=True, order=True)
-class Problem:
-    """A row of the Problems panel, and the rows of its related places under it."""
-
-    folder: str  # the file's folder, as the file's row shows it
-    severity: str
-    code: str
-    message: str
-    line: int
-    column: int
-    related: tuple[str, ...] = ()
-
-
-PLACE = re.compile(r"\[Ln (\d+), Col (\d+)\]")
-
-
-def problems(rows: list[dict[str, str]]) -> list[Problem]:
-    """The Problems panel's rows, read back into findings.
-
-    A file's row is labelled "2 problems in file config.pbtxt of folder model_repository/x";
-    a finding's text is its message, source, code and place, a line each; the place of a
-    related location comes first in its text."""
-    found: list[Problem] = []
-    folder = ""
-    for row in rows:
-        label, lines = row["label"], row["text"].split("\n")
-        if " in file " in label:
-            folder = label.rpartition(" of folder ")[2]
-        elif label.startswith(("Error: ", "Warning: ", "Info: ")):
-            message, source, code, place = lines
-            assert source == "tritonlint", row
-            line, column = PLACE.fullmatch(place).groups()  # type: ignore[union-attr]
-            severity = label.partition(":")[0].lower()
-            found.append(Problem(folder, severity, code, message, int(line), int(column)))
-        else:
-            last = found[-1]
-            found[-1] = replace(last, related=(*last.related, "".join(lines)))
-    return sorted(found)
+    run = play(tools, folder, workspace, PLAN, artefacts)
+    update_images(run, SCREENSHOTS, IMAGES)
+    return run
 
 
 def expected_problems(findings: list[dict[str, Any]]) -> list[Problem]:
@@ -211,10 +104,6 @@ def expected_problems(findings: list[dict[str, Any]]) -> list[Problem]:
         )
         for f in findings
     )
-
-
-def places(shown: list[Problem]) -> set[tuple[str, str, int, int]]:
-    return {(p.folder, p.code, p.line, p.column) for p in shown}
 
 
 def test_squiggles_underline_exactly_the_findings_characters(run: Run) -> None:

@@ -1,10 +1,13 @@
-"""What the VS Code end-to-end test runs: the installs of scripts/vscode_e2e/setup.sh, and a
-code-server with the extension installed, isolated from the user's own VS Code and home."""
+"""What the VS Code end-to-end tests run: the installs of scripts/vscode_e2e/setup.sh, a
+code-server with the extension installed, isolated from the user's own VS Code and home, and
+e2e.mjs driving it in Chromium; then what the workbench showed, read back."""
 
 from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -13,12 +16,15 @@ import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 SETUP = ROOT / "scripts" / "vscode_e2e" / "setup.sh"
+SCRIPT = Path(__file__).with_name("e2e.mjs")
 #: setup.sh's exit status when the machine lacks what it cannot install.
 UNAVAILABLE = 77
 
@@ -37,12 +43,20 @@ class Tools:
     def read(cls, path: Path) -> Tools:
         return cls(**{key: Path(value) for key, value in json.loads(path.read_text()).items()})
 
-    def environment(self, run: Path) -> dict[str, str]:
+    def environment(self, run: Path, path: str | None = None) -> dict[str, str]:
         """This process's environment with Node 24 first on PATH, and code-server's own
-        folders (it writes its config and state to XDG folders) inside ``run``."""
+        folders (it writes its config and state to XDG folders) inside ``run``.
+
+        ``path``, where given, replaces the rest of PATH, and no virtual environment is
+        active (``$VIRTUAL_ENV``, which the extension would run): VS Code as started from a
+        desktop that knows nothing of the test's Python."""
+        environment = dict(os.environ)
+        if path is not None:
+            environment.pop("VIRTUAL_ENV", None)
+        rest = os.environ.get("PATH", "") if path is None else path
         return {
-            **os.environ,
-            "PATH": f"{self.node.parent}{os.pathsep}{os.environ.get('PATH', '')}",
+            **environment,
+            "PATH": f"{self.node.parent}{os.pathsep}{rest}",
             "XDG_CONFIG_HOME": str(run / "xdg" / "config"),
             "XDG_DATA_HOME": str(run / "xdg" / "data"),
             "XDG_CACHE_HOME": str(run / "xdg" / "cache"),
@@ -65,11 +79,12 @@ def run_setup() -> subprocess.CompletedProcess[str]:
     )
 
 
-#: The user settings of the test's VS Code: the server from this checkout, and nothing that
-#: opens on its own or reaches the network.
-def user_settings() -> dict[str, object]:
+def user_settings(interpreter: str | None) -> dict[str, object]:
+    """The user settings of the test's VS Code: nothing that opens on its own or reaches the
+    network, and ``tritonlint.interpreter`` where given (else no tritonlint setting at all)."""
+    chosen = {"tritonlint.interpreter": interpreter} if interpreter else {}
     return {
-        "tritonlint.interpreter": sys.executable,
+        **chosen,
         "workbench.startupEditor": "none",
         "workbench.tips.enabled": False,
         "workbench.secondarySideBar.defaultVisibility": "hidden",
@@ -124,12 +139,22 @@ def _wait_healthy(url: str, process: subprocess.Popen[bytes], log: Path) -> None
 
 
 @contextmanager
-def code_server(tools: Tools, run: Path, workspace: Path) -> Iterator[CodeServer]:
+def code_server(
+    tools: Tools,
+    run: Path,
+    workspace: Path,
+    interpreter: str | None = sys.executable,
+    path: str | None = None,
+) -> Iterator[CodeServer]:
     """A code-server on a free local port with the .vsix installed and ``workspace`` open;
-    it and everything it started (extension host, language server) end with the block."""
+    it and everything it started (extension host, language server) end with the block.
+
+    ``interpreter`` is the user setting ``tritonlint.interpreter`` (the server of this
+    checkout by default; None: no setting), ``path`` the PATH (see `Tools.environment`)."""
     user_data = run / "user-data"
     (user_data / "User").mkdir(parents=True)
-    (user_data / "User" / "settings.json").write_text(json.dumps(user_settings(), indent=2))
+    settings = user_settings(interpreter)
+    (user_data / "User" / "settings.json").write_text(json.dumps(settings, indent=2))
     config = run / "code-server.yaml"
     config.write_text("")  # else it writes ~/.config/code-server/config.yaml
     common = [
@@ -138,7 +163,7 @@ def code_server(tools: Tools, run: Path, workspace: Path) -> Iterator[CodeServer
         f"--user-data-dir={user_data}",
         f"--extensions-dir={run / 'extensions'}",
     ]
-    env = tools.environment(run)
+    env = tools.environment(run, path)
     subprocess.run(
         [*common, f"--install-extension={tools.vsix}"],
         env=env,
@@ -217,3 +242,133 @@ def _group_gone(process: subprocess.Popen[Any], seconds: float) -> bool:
         if time.monotonic() > deadline:
             return False
         time.sleep(0.1)
+
+
+@dataclass(frozen=True)
+class Run:
+    """What one VS Code session showed, and what is needed to explain a failure."""
+
+    status: int | None  # e2e.mjs's exit status: 0 when every step went through
+    seen: dict[str, Any]
+    findings: list[dict[str, Any]]  # `tritonlint check --output-format json` of the workspace
+    output: str
+    extension_log: str
+    artefacts: Path
+
+    def get(self, step: str, key: str) -> Any:
+        """An observation; a failure with the step's error and the logs where it is missing."""
+        if key not in self.seen:
+            pytest.fail(
+                f"step {step!r} did not get as far as {key!r}: "
+                f"{self.seen['errors'].get(step, 'an earlier step failed')}\n"
+                f"--- e2e.mjs\n{self.output}\n{self.extension_log}\n"
+                f"screenshots in {self.artefacts}",
+                pytrace=False,
+            )
+        return self.seen[key]
+
+
+def findings_of(workspace: Path) -> list[dict[str, Any]]:
+    """What `tritonlint check` reports for the repository in ``workspace``."""
+    check = subprocess.run(
+        [sys.executable, "-m", "tritonlint", "check", "--output-format", "json"],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    found: list[dict[str, Any]] = json.loads(check.stdout)
+    return found
+
+
+def play(
+    tools: Tools,
+    folder: Path,
+    workspace: Path,
+    plan: dict[str, Any],
+    artefacts: Path,
+    interpreter: str | None = sys.executable,
+    path: str | None = None,
+) -> Run:
+    """Runs e2e.mjs with ``plan`` in a code-server that has ``workspace`` open (the files of
+    the session in ``folder``; see `code_server` for ``interpreter`` and ``path``); its
+    screenshots, observations and logs go to ``artefacts``."""
+    findings = findings_of(workspace)
+    print(f"VS Code end-to-end screenshots and logs: {artefacts}")
+    artefacts.mkdir(parents=True, exist_ok=True)
+    for stale in [artefacts / "observations.json", *artefacts.glob("*.png")]:
+        stale.unlink(missing_ok=True)  # an earlier run's, in a folder named by the user
+    with code_server(tools, folder, workspace, interpreter, path) as server:
+        status, output = run_script(
+            [str(tools.node), str(SCRIPT)],
+            env={
+                **os.environ,
+                "CS_URL": server.url,
+                "PLAN": json.dumps(plan),
+                "WORKSPACE": str(workspace),
+                "OUT_DIR": str(artefacts),
+                "PLAYWRIGHT_CORE": str(tools.playwright_core),
+                "CHROMIUM": str(tools.chromium),
+            },
+            timeout=10 * 60,
+        )
+        extension_log = server.extension_log()
+    (artefacts / "e2e.log").write_text(output)
+    (artefacts / "extension.log").write_text(extension_log)
+    print(output)
+    observations = artefacts / "observations.json"
+    seen = json.loads(observations.read_text()) if observations.exists() else {"errors": {}}
+    return Run(status, seen, findings, output, extension_log, artefacts)
+
+
+def update_images(run: Run, names: list[str], images: Path) -> None:
+    """With TRITONLINT_E2E_UPDATE_IMAGES set, copies the screenshots ``names`` of a session
+    where every step went through into ``images`` (the extension README's pictures)."""
+    if os.environ.get("TRITONLINT_E2E_UPDATE_IMAGES") and run.status == 0:
+        images.mkdir(parents=True, exist_ok=True)
+        for name in names:
+            shutil.copyfile(run.artefacts / f"{name}.png", images / f"{name}.png")
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    """A row of the Problems panel, and the rows of its related places under it."""
+
+    folder: str  # the file's folder, as the file's row shows it
+    severity: str
+    code: str
+    message: str
+    line: int
+    column: int
+    related: tuple[str, ...] = ()
+
+
+PLACE = re.compile(r"\[Ln (\d+), Col (\d+)\]")
+
+
+def problems(rows: list[dict[str, str]]) -> list[Problem]:
+    """The Problems panel's rows, read back into findings.
+
+    A file's row is labelled "2 problems in file config.pbtxt of folder model_repository/x";
+    a finding's text is its message, source, code and place, a line each; the place of a
+    related location comes first in its text."""
+    found: list[Problem] = []
+    folder = ""
+    for row in rows:
+        label, lines = row["label"], row["text"].split("\n")
+        if " in file " in label:
+            folder = label.rpartition(" of folder ")[2]
+        elif label.startswith(("Error: ", "Warning: ", "Info: ")):
+            message, source, code, place = lines
+            assert source == "tritonlint", row
+            line, column = PLACE.fullmatch(place).groups()  # type: ignore[union-attr]
+            severity = label.partition(":")[0].lower()
+            found.append(Problem(folder, severity, code, message, int(line), int(column)))
+        else:
+            last = found[-1]
+            found[-1] = replace(last, related=(*last.related, "".join(lines)))
+    return sorted(found)
+
+
+def places(shown: list[Problem]) -> set[tuple[str, str, int, int]]:
+    return {(p.folder, p.code, p.line, p.column) for p in shown}

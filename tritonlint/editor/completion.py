@@ -91,6 +91,8 @@ def completions(
     if _in_comment(text, context.replace.start):
         return []
     if context.position is Position.NAME:
+        if _after_bare_name(text, context.replace.start):
+            return []  # `input |`: the name's value comes next, not another name
         shape = _written_value(text, context.replace.end)
         if shape is not None and context.replace.start == context.replace.end:
             return []  # between a name and its value: nothing goes there
@@ -202,6 +204,13 @@ def opens_element(text: str, offset: int) -> bool:
 
 def _last_token(text: str, offset: int) -> str:
     """The last character before ``offset`` that is neither space nor in a comment."""
+    at = _last_token_at(text, offset)
+    return text[at] if at >= 0 else ""
+
+
+def _last_token_at(text: str, offset: int) -> int:
+    """Where the last character before ``offset`` that is neither space nor in a comment is
+    (-1: none)."""
     line_start = text.rfind("\n", 0, offset) + 1
     end = offset
     while True:
@@ -211,11 +220,30 @@ def _last_token(text: str, offset: int) -> str:
             line = line[:comment]
         stripped = line.rstrip()
         if stripped:
-            return stripped[-1]
+            return line_start + len(stripped) - 1
         if line_start == 0:
-            return ""
+            return -1
         end = line_start - 1
         line_start = text.rfind("\n", 0, end) + 1
+
+
+def _after_bare_name(text: str, offset: int) -> bool:
+    """Whether the last thing before ``offset`` is a field's name that has no value yet
+    (``input |``): a word that no ``:`` or sign (a value), ``[`` or ``,`` (an element) comes
+    before."""
+    end = _last_token_at(text, offset)
+    if end < 0 or not _word_character(text[end]):
+        return False
+    start = end
+    while start > 0 and _word_character(text[start - 1]):
+        start -= 1
+    if not (text[start].isalpha() or text[start] == "_"):
+        return False  # a number
+    return _last_token(text, start) not in (":", "[", ",", "-", "+")
+
+
+def _word_character(character: str) -> bool:
+    return character.isalnum() or character in "_."
 
 
 #: What may follow a value (``""``: the end of the text; ``"\n"``: of the line): a cursor

@@ -133,7 +133,8 @@ export class ServerController implements vscode.Disposable {
     try {
       await client.start();
       this.running = serverInfo(resolution);
-      this.log.info(`using tritonlint ${this.running.version} (${this.running.source}): ${this.running.detail}`);
+      // locateServer said which tritonlint and why; now that it answers:
+      this.log.info(`the server is ready (tritonlint ${this.running.version}, ${this.running.source})`);
       this.report({ type: 'ready' });
     } catch (error) {
       this.client = undefined;

@@ -54,10 +54,16 @@ export function releaseText(target: TargetRelease): string {
   return `Triton ${target.release}${container}`;
 }
 
+/** Where the running tritonlint came from, for the tooltip: `from the PATH (...)`, `bundled with the extension (...)`. */
+function originText(server: ServerInfo): string {
+  const label = sourceLabel(server.source);
+  return `${server.source === 'bundled' ? label : `from ${label}`} (${server.detail})`;
+}
+
 export function present(view: StatusView): Presentation {
   const { state, server: resolution, target } = view;
   const name = resolution ? `tritonlint ${resolution.version}` : 'tritonlint';
-  const origin = resolution ? `from ${sourceLabel(resolution.source)} (${resolution.detail})` : undefined;
+  const origin = resolution ? originText(resolution) : undefined;
   switch (state.kind) {
     case 'starting':
       return {

@@ -56,7 +56,10 @@ describe('present', () => {
     });
     expect(shown.detail).toBe('Triton 2.73.0, bundled with the extension');
     expect(shown.statusBarText).toBe('$(check) tritonlint 0.3.0 · Triton 2.73.0');
-    expect(shown.tooltip).toContain('(project settings or default)');
+    expect(shown.tooltip).toBe(
+      'tritonlint 0.3.0: ready\nbundled with the extension (bundled/tritonlint)\n' +
+        'Checks against Triton 2.73.0 (project settings or default).',
+    );
     for (const [source, label] of [
       ['path', 'the PATH'],
       ['setting', 'tritonlint.path'],
