@@ -200,13 +200,6 @@ def test_a_model_folders_findings_are_in_problems_before_anything_is_opened(
     }
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the bundled copy has no google-re2, which tritonlint/repository/gitignored.py "
-    "imports to find the repositories below a workspace folder: the server's first check of "
-    "the workspace fails with an internal error, and only an opened config's repository is "
-    "checked",
-)
 def test_the_bundled_copy_shows_the_findings_of_unopened_files_too(bundled_run: Run) -> None:
     assert "internal error" not in bundled_run.extension_log
     assert places(problems(bundled_run.get("folderProblems", "folderProblems"))) == FOLDER_PROBLEMS
