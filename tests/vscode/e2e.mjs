@@ -360,6 +360,73 @@ const steps = {
     seen.savedAfterCompletion = await saved(plan.file, seen.savedAfterFormat);
   },
 
+  /** A problem starting the server, notified; the user corrects the workspace setting, and
+   * the notification closes itself: nothing stale is left on screen. */
+  async notice() {
+    const { expect, settingsFile, fixed } = plan.notice;
+    const toasts = page.locator('.notifications-toasts .notification-list-item');
+    const toast = toasts.filter({ hasText: expect }).first();
+    const item = page.locator('.statusbar-item[id$="tritonlint.status"]');
+    // The item is hidden (out of the page) while the server runs and no config is open.
+    const statusItem = async () =>
+      (await item.count()) === 0
+        ? { visible: false, label: null, text: '', classes: '' }
+        : {
+            visible: await item.isVisible(),
+            label: await item.getAttribute('aria-label', { timeout: 1000 }),
+            text: (await item.innerText({ timeout: 1000 })).trim(),
+            classes: await item.getAttribute('class', { timeout: 1000 }),
+          };
+    await toast.waitFor({ timeout: STEP });
+    await until('the status bar item in its error state', async () => (await statusItem()).label?.includes(expect));
+    await page.mouse.move(5, 5);
+    seen.notice = {
+      text: await toast.locator('.notification-list-item-message').innerText(),
+      links: await toast
+        .locator('.notification-list-item-message a')
+        .evaluateAll((links) => links.map((a) => ({ text: a.innerText, href: a.getAttribute('href') ?? a.title }))),
+      buttons: await toast.locator('.notification-list-item-buttons-container .monaco-button').allInnerTexts(),
+      progress: await toast.locator('.progress-bit, .monaco-progress-container.active').count(),
+      statusItem: await statusItem(),
+    };
+    await shot('notice.png');
+    // [Show Output] opens the output channel of the extension.
+    await toast.locator('.notification-list-item-message a', { hasText: 'Show Output' }).click();
+    const output = page.locator('.part.panel .output-view, .part.panel [id="workbench.panel.output"]').first();
+    seen.notice.showOutput = await until('the tritonlint output channel', async () => {
+      if (!(await output.isVisible())) return undefined;
+      const text = await page.locator('.part.panel .monaco-editor .view-lines').first().innerText();
+      return text.includes('tritonlint.path') && text.replaceAll('\u00a0', ' ');
+    }).catch((error) => `not shown: ${error}`);
+    seen.notice.toastsAfterShowOutput = await toasts.allInnerTexts();
+    // The user corrects the setting (as in an editor, or by another program: VS Code reads the file).
+    fs.writeFileSync(path.join(WORKSPACE, settingsFile), JSON.stringify(fixed, null, 2) + '\n');
+    const corrected = Date.now();
+    await until(
+      'the notification gone',
+      async () => (await toasts.filter({ hasText: expect }).count()) === 0,
+      plan.notice.wait,
+    ).catch(() => {});
+    seen.noticeGoneAfter = (Date.now() - corrected) / 1000;
+    seen.toastsAfterFix = await toasts.allInnerTexts();
+    seen.statusAfterFix = await until('the status bar item out of its error state', async () => {
+      const now = await statusItem();
+      return !now.label?.includes(expect) && now;
+    }).catch(() => undefined);
+    // The bell: a notification hidden, not closed, would still be counted there (bell-dot).
+    seen.notificationsBell = await page
+      .locator('[id="status.notifications"] .codicon')
+      .first()
+      .getAttribute('class', { timeout: 1000 })
+      .catch(() => null);
+    // The corrected server's findings: the Problems count in the status bar.
+    seen.problemsAfterFix = await until('the findings counted in the status bar', async () => {
+      const label = await page.locator('[id="status.problems"] a, [id="status.problems"]').first().innerText();
+      return /[1-9]/.test(label) && label.replaceAll('\n', ' ').trim();
+    }).catch(() => null);
+    await shot('notice-fixed.png');
+  },
+
   /** The findings of files never opened, in the Problems panel; a click on one opens its file. */
   async folderProblems() {
     const { codes, click, wait } = plan.folderProblems;
@@ -500,6 +567,7 @@ const needs = {
   quickfix: ['open'],
   format: ['quickfix'], // it formats the fixed text
   completion: ['format'], // it retypes a line of the formatted text
+  notice: ['workbench'],
   folderProblems: ['workbench'],
   status: ['open'],
   moveFix: ['workbench'],

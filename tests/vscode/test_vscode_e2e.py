@@ -9,6 +9,11 @@ repository, `detector` is written untidily (the formatter's work) with two findi
 which `classifier` does not have (TL713, TL714): the Problems panel lists it though it is never
 opened. `preprocess` and `classifier` are clean.
 
+The session starts with the workspace's `.vscode/settings.json` setting `tritonlint.path` to a
+program that does not exist: the problem is notified and shown in the status bar; the test then
+corrects the setting (to this environment's `tritonlint`) by writing the file, and the
+notification closes itself once the server is ready.
+
 The first run installs Chromium (apt), Node 24, code-server and playwright-core
 (scripts/vscode_e2e/setup.sh, into ~/.cache/tritonlint-vscode-e2e); the tests are skipped only
 when the machine cannot install them.
@@ -21,6 +26,7 @@ extension README's pictures.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -49,10 +55,14 @@ SCREENSHOTS = ["diagnostics", "problems", "hover", "completion", "quickfix", "fo
 FILE = "model_repository/detector/config.pbtxt"
 QUICK_FIX = 'Set name to "detector", the model folder\'s name'
 HOVER = "The largest batch the model accepts."
+SETTINGS = ".vscode/settings.json"
+MISSING = "nowhere/tritonlint"  # under the session's folder
+NOT_FOUND = "tritonlint was not found"
 #: What e2e.mjs does and waits for.
-PLAN = {
+PLAN: dict[str, Any] = {
     "steps": [
         "workbench",
+        "notice",
         "open",
         "diagnostics",
         "problems",
@@ -68,6 +78,7 @@ PLAN = {
     "hover": {"line": 3, "word": "max_batch_size", "expect": HOVER},
     "quickfix": {"line": 1, "column": 8, "title": QUICK_FIX, "code": "TL201"},
     "completion": {"line": 14, "type": "data_type: ", "choose": "TYPE_FP32", "code": "TL105"},
+    "notice": {"expect": NOT_FOUND, "settingsFile": SETTINGS, "wait": 20_000},
 }
 DATA_TYPES = {  # the values of inference.DataType
     *("TYPE_INVALID", "TYPE_BOOL", "TYPE_STRING", "TYPE_FP16", "TYPE_FP32", "TYPE_FP64"),
@@ -81,8 +92,13 @@ def run(tools: Tools, tmp_path_factory: pytest.TempPathFactory) -> Run:
     folder = tmp_path_factory.mktemp("vscode")
     workspace = folder / "workspace"
     shutil.copytree(FIXTURE, workspace / "model_repository")
+    # A workspace setting naming a program that is not there; e2e.mjs writes `fixed` in its place.
+    (workspace / SETTINGS).parent.mkdir()
+    (workspace / SETTINGS).write_text(json.dumps({"tritonlint.path": str(folder / MISSING)}))
+    working = {"tritonlint.path": str(Path(sys.executable).with_name("tritonlint"))}
+    plan = {**PLAN, "notice": {**PLAN["notice"], "fixed": working}}
     artefacts = Path(os.environ.get("TRITONLINT_E2E_ARTEFACTS", folder / "artefacts"))
-    run = play(tools, folder, workspace, PLAN, artefacts)
+    run = play(tools, folder, workspace, plan, artefacts)
     update_images(run, SCREENSHOTS, IMAGES)
     return run
 
@@ -184,3 +200,34 @@ def test_completion_offers_the_data_types_and_fixes_the_value(run: Run) -> None:
     assert run.get("completion", "savedAfterCompletion") == formatted.replace(
         "data_type: TYPE_FLOAT32", "data_type: TYPE_FP32"
     )
+
+
+def test_a_missing_program_is_notified_with_links_and_shown_in_the_status_bar(run: Run) -> None:
+    notice = run.get("notice", "notice")
+    # The title, then the message, with the links.
+    title, _, message = notice["text"].partition(": ")
+    assert title == "tritonlint"
+    assert message.startswith(f"{NOT_FOUND}: the program of tritonlint.path (/")
+    missing = message.split("(")[1].split(")")[0]
+    assert missing.endswith(f"/{MISSING}")
+    assert message.endswith(") does not exist. Correct the setting. Show Output · How to Install")
+    links = {link["text"]: link["href"] for link in notice["links"]}
+    assert links.keys() == {"Show Output", "How to Install"}
+    assert links["How to Install"].endswith("vscode-extension/README.md#requirements")
+    status = notice["statusItem"]
+    assert status["visible"] and status["text"] == "tritonlint" and NOT_FOUND in status["label"]
+    assert "error-kind" in status["classes"]
+    # [Show Output] opens the output channel, which says what was tried (its lines wrapped).
+    assert missing in notice["showOutput"].replace("\n", "")
+
+
+def test_correcting_the_setting_closes_the_notification(run: Run) -> None:
+    assert run.get("notice", "toastsAfterFix") == []
+    assert run.seen["noticeGoneAfter"] < 15
+    status = run.get("notice", "statusAfterFix")
+    assert NOT_FOUND not in (status["label"] or "") and "error-kind" not in status["classes"]
+    # Closed, not hidden: the notification centre has nothing new either.
+    assert "codicon-bell-dot" not in run.get("notice", "notificationsBell")
+    # The server of the corrected setting runs, and reports the repository's findings.
+    counts = run.get("notice", "problemsAfterFix").split()  # errors, warnings
+    assert sum(map(int, counts)) == len(run.findings)
