@@ -10,10 +10,10 @@ the ensemble to that name.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol
 
 if TYPE_CHECKING:
-    from tritonlint.repository.model import ModelFolder
+    from tritonlint.document import ConfigDocument
 
 ENSEMBLE = "ensemble"
 
@@ -27,7 +27,14 @@ class ModelEdges(NamedTuple):
     resources: frozenset[tuple[str, bool]] = frozenset()
 
 
-def edges_of(model: ModelFolder) -> ModelEdges:
+class Configured(Protocol):
+    """A model as far as its edges go (a :class:`~tritonlint.repository.model.ModelFolder`)."""
+
+    @property
+    def config(self) -> ConfigDocument | None: ...
+
+
+def edges_of(model: Configured) -> ModelEdges:
     """The edges of a model, from whatever of its config could be bound.
 
     Steps are read from any config, so that a change to a model reaches every ensemble that
