@@ -1,7 +1,7 @@
 """Conformance of the linter with the real server, over the shared corpus and the fixtures.
 
 ``python -m conformance``, run from the repository root, judges every model of each set on a
-real tritonserver (:mod:`tritonlint.server`), lints the same files, and reports, per set, the
+real tritonserver (:mod:`tritonlint.tritonserver`), lints the same files, and reports, per set, the
 refusals the linter flags (*detected*), those it does not (*missed*), the models the server
 loads but the linter calls wrong (*false errors*), the refusals that depend on the environment,
 and how often the predicted message matches the server's. See :mod:`conformance.classify` for
@@ -25,7 +25,7 @@ from conformance.classify import Classified, Match, Outcome, classify_records
 from conformance.corpus import DEFAULT_CORPUS, FIXTURES, SETS, build_sets
 from conformance.report import Summary, render_gaps, render_markdown, summarize
 from conformance.run import SetRun, judge_set
-from tritonlint.server import TritonInstall, provision
+from tritonlint.tritonserver import TritonInstall, provision
 
 __all__ = [
     "DEFAULT_CORPUS",

@@ -32,7 +32,7 @@ from pathlib import Path
 from conformance.corpus import QACase
 from conformance.run import REPO_MARK, Finding, ModelRecord
 from tritonlint.rules.messages import template_parts, template_pattern
-from tritonlint.server import PLATFORM_NAMES, scan_model
+from tritonlint.tritonserver import PLATFORM_NAMES, scan_model
 
 #: The shortest fixed fragment of a rule's server_message that counts as a match on its own.
 MIN_FRAGMENT = 20

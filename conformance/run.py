@@ -10,7 +10,7 @@ from pathlib import Path
 
 from conformance.corpus import CorpusRepository
 from tritonlint.diagnostics import Diagnostic
-from tritonlint.server import Judge, PythonPlaceholders, TritonInstall, Verdict
+from tritonlint.tritonserver import Judge, PythonPlaceholders, TritonInstall, Verdict
 
 #: Per-load limit: a load that takes longer is a hang (the harness restarts the server).
 LOAD_TIMEOUT_S = 60.0

@@ -12,11 +12,11 @@ import pytest
 from helpers import make_tree
 
 from tritonlint.programs import NEUTRAL_FOLDER, find_program
-from tritonlint.server import devices
-from tritonlint.server.process import ServerError, TritonServer
-from tritonlint.server.provision import DownloadError, TritonInstall, _download, cache_root
-from tritonlint.server.stubs import find_compiler
 from tritonlint.smoke.servers import ServerKind, choose_server
+from tritonlint.tritonserver import devices
+from tritonlint.tritonserver.process import ServerError, TritonServer
+from tritonlint.tritonserver.provision import DownloadError, TritonInstall, _download, cache_root
+from tritonlint.tritonserver.stubs import find_compiler
 
 
 def _program(path: Path, body: str) -> Path:

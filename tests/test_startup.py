@@ -65,7 +65,7 @@ def test_a_lint_reported_to_a_pipe_loads_no_report_it_does_not_print(tmp_path: P
     assert status == 0
     assert "tritonlint.rules.packs" in modules  # it did lint, with every rule
     assert under(modules, "rich", "pydantic") == set()
-    assert under(modules, "tritonlint.server") == set()
+    assert under(modules, "tritonlint.tritonserver") == set()
     assert under(modules, "tritonlint.smoke") <= {"tritonlint.smoke", "tritonlint.smoke.options"}
     assert modules & {*REPORT_MODULES.values(), "tritonlint.report.statistics"} == set()
     # A config file is no folder to search for repositories: git is not asked.

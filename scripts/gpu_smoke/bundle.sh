@@ -33,8 +33,8 @@ echo "== its dependencies, and numpy<2, for Python $pyver"
     "$wheel" 'numpy<2'
 
 echo "== the embedded tritonserver"
-"$python" -c 'from tritonlint.server.provision import provision; provision(quiet=False)' >/dev/null
-cache=$("$python" -c 'from tritonlint.server.provision import server_cache_dir; print(server_cache_dir())')
+"$python" -c 'from tritonlint.tritonserver.provision import provision; provision(quiet=False)' >/dev/null
+cache=$("$python" -c 'from tritonlint.tritonserver.provision import server_cache_dir; print(server_cache_dir())')
 stubs=server/pytriton/tritonserver/python_backend_stubs
 excludes=()
 for other in "$cache/$stubs"/*; do

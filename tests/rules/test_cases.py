@@ -28,8 +28,8 @@ from rule_examples import ROOT, NotAnExample, parse_example, unreadable_yet_read
 from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.fixing.moves import make_moves
 from tritonlint.rules.registry import Rule, all_rules, by_code
-from tritonlint.server import devices
 from tritonlint.smoke import SmokeOptions, run_smoke
+from tritonlint.tritonserver import devices
 
 FAKE_SERVER = Path(__file__).resolve().parents[1] / "smoke" / "fake_triton_server.py"
 FILES = case_files()

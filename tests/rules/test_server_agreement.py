@@ -1,7 +1,7 @@
 """The real tritonserver 2.51 refuses what TL309, TL214, TL210 and TL303 report, with the
 message they quote, and loads the models that TL223 only warns about.
 
-The judge of tests/server installs a stand-in for every backend a config names, so it would
+The judge of tests/tritonserver installs a stand-in for every backend a config names, so it would
 accept a misspelt backend; these tests start a bare server (only the python backend) instead,
 or one with a stand-in for the onnxruntime backend that completes a config as it does.
 """
@@ -15,10 +15,10 @@ import pytest
 from helpers import errors, lint, make_tree, only
 from model_notation import onnx_model
 
-from tritonlint.server import DownloadError, TritonInstall, provision
-from tritonlint.server.process import LoadStatus, TritonServer
-from tritonlint.server.stubs import build_backend_dir
-from tritonlint.server.verdict import explain
+from tritonlint.tritonserver import DownloadError, TritonInstall, provision
+from tritonlint.tritonserver.process import LoadStatus, TritonServer
+from tritonlint.tritonserver.stubs import build_backend_dir
+from tritonlint.tritonserver.verdict import explain
 
 IO = (
     "max_batch_size: 0\n"

@@ -10,7 +10,7 @@ import pytest
 from helpers import python_launcher
 from smoke_helpers import FakeDocker, FakeServer
 
-from tritonlint.server import DownloadError, TritonInstall, devices, provision
+from tritonlint.tritonserver import DownloadError, TritonInstall, devices, provision
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE.parents[1] / "fixtures"
@@ -56,7 +56,7 @@ def _path_without_tritonserver() -> str:
 
 @pytest.fixture
 def gpu(monkeypatch: pytest.MonkeyPatch) -> Callable[[bool], None]:
-    """Fake the GPU detection (``tritonlint.server.devices.has_gpu``): ``gpu(True)``."""
+    """Fake the GPU detection (``tritonlint.tritonserver.devices.has_gpu``): ``gpu(True)``."""
 
     def fake(present: bool) -> None:
         monkeypatch.setattr(devices, "has_gpu", lambda: present)

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tritonlint.server.ports import port_in_use
-from tritonlint.server.process import live_group_members
 from tritonlint.smoke import SmokeResult
+from tritonlint.tritonserver.ports import port_in_use
+from tritonlint.tritonserver.process import live_group_members
 
 
 @dataclass

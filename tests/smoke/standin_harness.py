@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tritonlint.server.framework_backends import FRAMEWORKS, backend_source
+from tritonlint.tritonserver.framework_backends import FRAMEWORKS, backend_source
 
 
 class TritonModelException(Exception):

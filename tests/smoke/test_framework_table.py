@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from tritonlint.server.framework_backends import (
+from tritonlint.smoke.runner import framework_gpu, framework_status
+from tritonlint.tritonserver.framework_backends import (
     FRAMEWORKS,
     framework_for,
     framework_has_cuda,
 )
-from tritonlint.smoke.runner import framework_gpu, framework_status
 
 try:
     import tomllib
@@ -124,7 +124,7 @@ def test_whether_a_build_has_cuda_is_read_from_its_files(
 def test_looking_for_the_frameworks_imports_none_of_them() -> None:
     code = (
         "import sys\n"
-        "from tritonlint.server.framework_backends import FRAMEWORKS, framework_version, "
+        "from tritonlint.tritonserver.framework_backends import FRAMEWORKS, framework_version, "
         "framework_has_cuda\n"
         "import tritonlint.smoke.runner\n"
         "for framework in FRAMEWORKS.values():\n"

@@ -303,7 +303,7 @@ def test_a_config_without_inputs_and_outputs_is_not_inferred(tmp_path: Path) -> 
 
 
 def test_a_prepared_stub_packages_folder_needs_numpy_1(tmp_path: Path) -> None:
-    from tritonlint.server.stub_packages import StubPackagesError, stub_packages_dir
+    from tritonlint.tritonserver.stub_packages import StubPackagesError, stub_packages_dir
 
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -318,7 +318,7 @@ def test_the_stubs_environment_puts_numpy_1_before_this_environment(tmp_path: Pa
     import site
     import sys
 
-    from tritonlint.server.stub_packages import stub_environment
+    from tritonlint.tritonserver.stub_packages import stub_environment
 
     python = stub_environment(tmp_path / "env", tmp_path / "packages")
     assert python == tmp_path / "env" / "bin" / "python"

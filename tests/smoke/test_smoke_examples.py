@@ -18,7 +18,7 @@ from rule_examples import parse_example, written
 from tritonlint.cli import main
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.registry import Rule, all_rules
-from tritonlint.server import TritonInstall, devices
+from tritonlint.tritonserver import TritonInstall, devices
 
 pytestmark = [pytest.mark.server, pytest.mark.usefixtures("no_tritonserver_on_path")]
 

@@ -32,10 +32,10 @@ from smoke_helpers import (
 )
 
 from tritonlint.cli import main
-from tritonlint.server.process import ServerPorts
 from tritonlint.smoke import ModelStatus, ServerKind, SmokeOptions, SmokeUsageError, run_smoke
 from tritonlint.smoke.runner import SmokeError
 from tritonlint.smoke.servers import DockerSettings, choose_server, docker_command
+from tritonlint.tritonserver.process import ServerPorts
 
 GOOD = 'name: "{name}"\nbackend: "python"\nmax_batch_size: 8\n'
 
@@ -351,7 +351,7 @@ def test_gpus_option_overrides_detection(
 def test_gpu_detection_is_one_function_at_the_nvidia_smi_boundary(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tritonlint.server import devices
+    from tritonlint.tritonserver import devices
 
     fake = tmp_path / "nvidia-smi"
     fake.write_text("#!/bin/sh\necho 'GPU 0: NVIDIA H100 80GB HBM3 (UUID: GPU-0)'\n")
@@ -538,7 +538,7 @@ def test_an_interrupted_run_stops_the_server(
     assert process.returncode == 130
     assert_released(pids=fake_server.pids())
     (start,) = fake_server.events("start")
-    from tritonlint.server.ports import port_in_use
+    from tritonlint.tritonserver.ports import port_in_use
 
     assert not any(port_in_use(port) for port in start["ports"])
 

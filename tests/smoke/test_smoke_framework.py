@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 
 from tritonlint.cli import main
-from tritonlint.server import TritonInstall
-from tritonlint.server.framework_backends import FRAMEWORKS
 from tritonlint.smoke import runner
 from tritonlint.smoke.runner import framework_words
+from tritonlint.tritonserver import TritonInstall
+from tritonlint.tritonserver.framework_backends import FRAMEWORKS
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 MODEL_FILES = FIXTURES / "model_files"

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from helpers import make_tree
 
-from tritonlint.server import TritonInstall
-from tritonlint.server.process import TritonServer
-from tritonlint.server.stub_packages import stub_environment, stub_packages_dir
 from tritonlint.smoke import SmokeOptions, SmokeResult, run_smoke
 from tritonlint.smoke.inference import InferenceState
 from tritonlint.smoke.report import smoke_object
 from tritonlint.smoke.requests import InferRequest, build_request
+from tritonlint.tritonserver import TritonInstall
+from tritonlint.tritonserver.process import TritonServer
+from tritonlint.tritonserver.stub_packages import stub_environment, stub_packages_dir
 
 pytestmark = [pytest.mark.server, pytest.mark.usefixtures("no_tritonserver_on_path")]
 

@@ -26,9 +26,9 @@ from helpers import make_tree
 from smoke_helpers import assert_released, processes_naming, seconds_until_gone
 
 from tritonlint.cli import main
-from tritonlint.server import TritonInstall
-from tritonlint.server.process import live_group_members
 from tritonlint.smoke import ModelStatus, SmokeOptions, run_smoke
+from tritonlint.tritonserver import TritonInstall
+from tritonlint.tritonserver.process import live_group_members
 
 pytestmark = [pytest.mark.server, pytest.mark.usefixtures("no_tritonserver_on_path")]
 

@@ -20,7 +20,6 @@ from typing import Any
 
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.rules.registry import by_code
-from tritonlint.server.client import NoAnswerInTime, ServerUnreachable, TritonClient
 from tritonlint.smoke.answers import BadAnswer, check_answer, parse_answer
 from tritonlint.smoke.python_code import python_error_location
 from tritonlint.smoke.requests import (
@@ -31,6 +30,7 @@ from tritonlint.smoke.requests import (
     is_decoupled,
 )
 from tritonlint.span import Span
+from tritonlint.tritonserver.client import NoAnswerInTime, ServerUnreachable, TritonClient
 
 INFER_FAILED = "TL035"
 OUTPUT_MISMATCH = "TL036"

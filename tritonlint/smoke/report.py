@@ -17,7 +17,6 @@ from rich.text import Text
 
 from tritonlint.paths import display_path
 from tritonlint.report.json_report import to_json_object
-from tritonlint.server.framework_backends import FRAMEWORKS
 from tritonlint.smoke.inference import InferenceState
 from tritonlint.smoke.runner import (
     FLAG_CPU_ONLY,
@@ -31,6 +30,7 @@ from tritonlint.smoke.runner import (
     backend_in,
 )
 from tritonlint.smoke.servers import ServerKind
+from tritonlint.tritonserver.framework_backends import FRAMEWORKS
 
 _STYLES = {
     ModelStatus.LOADED: "bold green",

@@ -5,13 +5,13 @@
     result = run_smoke(Path("model_repository"), SmokeOptions(stub_missing_backends=True))
     result.ok, [(m.name, m.status) for m in result.models], result.diagnostics
 
-The repository is staged in a temporary copy (:func:`tritonlint.server.prepare.stage_repository`;
-the user's files are never touched); one server is started on it; the models are loaded one at
-a time, ensembles after the models they use. A server that dies during a load is started again
-and the load tried once more; one that hangs or runs past the timeout is killed and started
-again for the models that follow. Whatever happens (a refusal, a crash, a timeout, Ctrl-C) the
-server is stopped with all its processes, and its ports are free again, before
-:func:`run_smoke` returns or raises.
+The repository is staged in a temporary copy
+(:func:`tritonlint.tritonserver.prepare.stage_repository`; the user's files are never touched); one
+server is started on it; the models are loaded one at a time, ensembles after the models they use. A
+server that dies during a load is started again and the load tried once more; one that hangs or runs
+past the timeout is killed and started again for the models that follow. Whatever happens (a
+refusal, a crash, a timeout, Ctrl-C) the server is stopped with all its processes, and its ports are
+free again, before :func:`run_smoke` returns or raises.
 """
 
 from __future__ import annotations
@@ -29,31 +29,6 @@ from pathlib import Path
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.rules.base import Rule
 from tritonlint.rules.registry import by_code
-from tritonlint.server import devices
-from tritonlint.server.framework_backends import (
-    FRAMEWORKS,
-    Framework,
-    build_framework_backend_dir,
-    framework_for,
-    framework_has_cuda,
-    framework_version,
-)
-from tritonlint.server.logs import instance_devices
-from tritonlint.server.prepare import (
-    CONFIG_NAME,
-    ModelInfo,
-    StagedRepository,
-    stage_repository,
-)
-from tritonlint.server.process import LoadOutcome, LoadStatus, ServerError, TritonServer
-from tritonlint.server.provision import ProvisionError
-from tritonlint.server.stub_packages import (
-    StubPackagesError,
-    stub_environment,
-    stub_packages_dir,
-)
-from tritonlint.server.stubs import PLATFORM_NAMES, StubError, native_stub_library
-from tritonlint.server.verdict import explain
 from tritonlint.smoke.inference import Inference, InferTarget, infer, not_inferred
 from tritonlint.smoke.mapping import Attributed, Attribution, attribute, in_folder, locate
 from tritonlint.smoke.model_files import model_file_notes
@@ -72,6 +47,31 @@ from tritonlint.smoke.servers import (
 )
 from tritonlint.smoke.shard import Shard, in_share
 from tritonlint.smoke.workdir import WorkFolder, work_folder
+from tritonlint.tritonserver import devices
+from tritonlint.tritonserver.framework_backends import (
+    FRAMEWORKS,
+    Framework,
+    build_framework_backend_dir,
+    framework_for,
+    framework_has_cuda,
+    framework_version,
+)
+from tritonlint.tritonserver.logs import instance_devices
+from tritonlint.tritonserver.prepare import (
+    CONFIG_NAME,
+    ModelInfo,
+    StagedRepository,
+    stage_repository,
+)
+from tritonlint.tritonserver.process import LoadOutcome, LoadStatus, ServerError, TritonServer
+from tritonlint.tritonserver.provision import ProvisionError
+from tritonlint.tritonserver.stub_packages import (
+    StubPackagesError,
+    stub_environment,
+    stub_packages_dir,
+)
+from tritonlint.tritonserver.stubs import PLATFORM_NAMES, StubError, native_stub_library
+from tritonlint.tritonserver.verdict import explain
 
 FLAG_STUB_BACKENDS = "--stub-missing-backends"
 FLAG_NO_STUB_BACKENDS = "--no-stub-missing-backends"
@@ -156,7 +156,7 @@ class SmokeOptions:
     #: Backends the server lacks are served by their framework where it is importable (ONNX
     #: Runtime for onnxruntime, OpenVINO for openvino, torch for pytorch, TensorFlow for
     #: tensorflow, TensorRT for tensorrt, see
-    #: :mod:`tritonlint.server.framework_backends`); None: with the embedded server, unless
+    #: :mod:`tritonlint.tritonserver.framework_backends`); None: with the embedded server, unless
     #: ``stub_missing_backends`` is given (True or False).
     framework_backends: bool | None = None
     #: True: KIND_GPU as written, the server gets the GPUs (``--gpus``); False:

@@ -2,13 +2,13 @@
 
 In this order: ``--server PATH``, or ``--docker IMAGE`` (both explicit, so either wins), a
 ``tritonserver`` on ``PATH``, or the embedded Triton 2.51 of the ``nvidia-pytriton`` wheel
-(fetched once into the per-user cache by :mod:`tritonlint.server.provision`).
+(fetched once into the per-user cache by :mod:`tritonlint.tritonserver.provision`).
 
-Every server runs in explicit model-control mode with HTTP, GRPC and metrics on free loopback
-ports (see :class:`~tritonlint.server.process.TritonServer`). A container publishes its ports on
-127.0.0.1 only and sees the staged copy of the repository (and the user's repository, which the
-copy links large files from) read-only, at the same paths as on the host, so that the paths in
-the server's messages are the host's.
+Every server runs in explicit model-control mode with HTTP, GRPC and metrics on free loopback ports
+(see :class:`~tritonlint.tritonserver.process.TritonServer`). A container publishes its ports on
+127.0.0.1 only and sees the staged copy of the repository (and the user's repository, which the copy
+links large files from) read-only, at the same paths as on the host, so that the paths in the
+server's messages are the host's.
 """
 
 from __future__ import annotations
@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tritonlint.programs import NEUTRAL_FOLDER, find_program
-from tritonlint.server.ports import LOOPBACK
-from tritonlint.server.process import ServerPorts, TritonServer
-from tritonlint.server.provision import (
+from tritonlint.smoke.options import SmokeUsageError
+from tritonlint.tritonserver.ports import LOOPBACK
+from tritonlint.tritonserver.process import ServerPorts, TritonServer
+from tritonlint.tritonserver.provision import (
     PYTRITON_VERSION,
     TRITON_VERSION,
     TritonInstall,
@@ -33,7 +34,6 @@ from tritonlint.server.provision import (
     provision,
     server_cache_dir,
 )
-from tritonlint.smoke.options import SmokeUsageError
 
 #: Where NVIDIA's containers install the server.
 CONTAINER_ROOT = Path("/opt/tritonserver")

@@ -4,7 +4,7 @@ Each run works in ``$TMPDIR/tritonlint-smoke-XXXXXXXX/`` (the staged copy of the
 the server's log), removed when the run ends. The folder holds a marker naming its owner (the
 process id and its start time, so that a reused process id is not taken for the owner) and the
 prefix of the server's shared-memory regions. While the server runs, its supervisor removes the
-folder if tritonlint dies (see :mod:`tritonlint.server.supervisor`); a run killed at another
+folder if tritonlint dies (see :mod:`tritonlint.tritonserver.supervisor`); a run killed at another
 moment (while it copies the repository, say) leaves it behind. So each run first removes the
 folders whose owner is gone, with the tritonserver and python stub processes still running on
 them and their shared memory.

@@ -33,7 +33,7 @@ from importlib import resources
 from pathlib import Path
 
 from tritonlint.programs import find_program
-from tritonlint.server.provision import ProvisionError, TritonInstall, server_cache_dir
+from tritonlint.tritonserver.provision import ProvisionError, TritonInstall, server_cache_dir
 
 #: Backends that Triton knows by name but the wheel does not ship.
 KNOWN_MISSING_BACKENDS = ("onnxruntime", "pytorch", "tensorrt", "tensorflow", "openvino")
@@ -54,7 +54,7 @@ PLATFORM_NAMES = frozenset(
 _PYTHON_STUB_NAME = "triton_python_backend_stub"
 
 #: The native stub's C source, shipped next to this module.
-NATIVE_STUB_SOURCE = resources.files("tritonlint.server").joinpath("stub_backend.c")
+NATIVE_STUB_SOURCE = resources.files("tritonlint.tritonserver").joinpath("stub_backend.c")
 
 PYTHON_STUB_SOURCE = '''\
 """Stand-in for a backend that is not installed (a Python-based backend).

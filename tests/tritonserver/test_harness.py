@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tritonlint.server import (
+from tritonlint.tritonserver import (
     LoadStatus,
     StubKind,
     TritonInstall,
@@ -21,9 +21,9 @@ from tritonlint.server import (
     judge_repository,
     provision,
 )
-from tritonlint.server.ports import port_in_use
-from tritonlint.server.process import live_group_members
-from tritonlint.server.stubs import build_backend_dir
+from tritonlint.tritonserver.ports import port_in_use
+from tritonlint.tritonserver.process import live_group_members
+from tritonlint.tritonserver.stubs import build_backend_dir
 
 pytestmark = pytest.mark.server
 

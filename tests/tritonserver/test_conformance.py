@@ -22,7 +22,7 @@ from conformance import ConformanceRun, Outcome, run_conformance
 from conformance.classify import Match, match_message
 from conformance.corpus import SETS
 from conformance.report import message_pattern, total
-from tritonlint.server import TritonInstall
+from tritonlint.tritonserver import TritonInstall
 
 #: Models the server loads but the linter flags with an error.
 MAX_FALSE_ERRORS = 0

@@ -18,9 +18,9 @@ import pytest
 
 from conformance.classify import Match, match_message
 from tritonlint.rules.registry import by_code
-from tritonlint.server import TritonInstall, Verdict, judge_repositories
-from tritonlint.server.devices import has_gpu
-from tritonlint.server.prepare import ADJUST_KIND_GPU
+from tritonlint.tritonserver import TritonInstall, Verdict, judge_repositories
+from tritonlint.tritonserver.devices import has_gpu
+from tritonlint.tritonserver.prepare import ADJUST_KIND_GPU
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 VALID = FIXTURES / "model_repository"

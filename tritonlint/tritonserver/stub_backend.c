@@ -1,7 +1,7 @@
 /*
  * A stand-in Triton backend, for the backends the nvidia-pytriton server wheel does not ship.
  *
- * It is compiled by tritonlint (tritonlint/server/stubs.py) and copied as
+ * It is compiled by tritonlint (tritonlint/tritonserver/stubs.py) and copied as
  * libtriton_<name>.so for each backend name a model repository uses. It lets the real server
  * run its own validation of every model, and does two things of its own:
  *

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tritonlint.server import DownloadError, TritonInstall, provision
+from tritonlint.tritonserver import DownloadError, TritonInstall, provision
 
 
 @pytest.fixture(scope="session")

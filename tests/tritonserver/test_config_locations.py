@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from helpers import codes_at, lint
 
-from tritonlint.server import TritonInstall, TritonServer
-from tritonlint.server.stubs import build_backend_dir
+from tritonlint.tritonserver import TritonInstall, TritonServer
+from tritonlint.tritonserver.stubs import build_backend_dir
 
 pytestmark = pytest.mark.server
 

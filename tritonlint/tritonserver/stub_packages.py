@@ -29,7 +29,7 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from tritonlint.programs import NEUTRAL_FOLDER
-from tritonlint.server.provision import locked, server_cache_dir
+from tritonlint.tritonserver.provision import locked, server_cache_dir
 
 STUB_PACKAGES_ENV = "TRITONLINT_STUB_PACKAGES"
 NUMPY_REQUIREMENT = "numpy<2"

@@ -3,9 +3,9 @@
     verdicts = judge_repository(Path("model_repository"))
     verdicts["resnet"].loaded, verdicts["resnet"].message
 
-Each repository is staged in a temporary copy (see :mod:`tritonlint.server.prepare`) and served
-by a fresh server of its own; models are loaded one at a time, ensembles after the models they
-use. A server that dies during a load is restarted and the load tried once more.
+Each repository is staged in a temporary copy (see :mod:`tritonlint.tritonserver.prepare`) and
+served by a fresh server of its own; models are loaded one at a time, ensembles after the models
+they use. A server that dies during a load is restarted and the load tried once more.
 """
 
 from __future__ import annotations
@@ -18,16 +18,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-from tritonlint.server import logs
-from tritonlint.server.devices import has_gpu
-from tritonlint.server.prepare import (
+from tritonlint.tritonserver import logs
+from tritonlint.tritonserver.devices import has_gpu
+from tritonlint.tritonserver.prepare import (
     PythonPlaceholders,
     StagedRepository,
     stage_repository,
 )
-from tritonlint.server.process import LoadOutcome, LoadStatus, TritonServer
-from tritonlint.server.provision import TritonInstall, provision
-from tritonlint.server.stubs import StubKind, build_backend_dir, native_stub_library
+from tritonlint.tritonserver.process import LoadOutcome, LoadStatus, TritonServer
+from tritonlint.tritonserver.provision import TritonInstall, provision
+from tritonlint.tritonserver.stubs import StubKind, build_backend_dir, native_stub_library
 
 _POLL_FAILED_HINT = "failed to poll from model repository"
 

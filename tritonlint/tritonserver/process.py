@@ -5,8 +5,8 @@ libprotobuf parser errors) go to one log file, so that every line a load produce
 back in order. Loads never overlap. Stopping terminates the whole process group (the server and
 its python stub processes), then kills what is left.
 
-The server runs under a small supervisor process (:mod:`tritonlint.server.supervisor`), so that
-nothing of it outlives tritonlint: when tritonlint dies, even by SIGKILL, the supervisor kills
+The server runs under a small supervisor process (:mod:`tritonlint.tritonserver.supervisor`), so
+that nothing of it outlives tritonlint: when tritonlint dies, even by SIGKILL, the supervisor kills
 the server, its python stubs and whatever else they started, and removes the paths it was given
 (``cleanup_paths``: the temporary copy of the repository) and the server's shared memory.
 """
@@ -30,10 +30,10 @@ from pathlib import Path
 from types import TracebackType
 
 from tritonlint.programs import NEUTRAL_FOLDER
-from tritonlint.server.client import Answer, ServerUnreachable, TritonClient
-from tritonlint.server.logs import LogFile, hang_reason
-from tritonlint.server.ports import LOOPBACK, free_ports
-from tritonlint.server.provision import TritonInstall
+from tritonlint.tritonserver.client import Answer, ServerUnreachable, TritonClient
+from tritonlint.tritonserver.logs import LogFile, hang_reason
+from tritonlint.tritonserver.ports import LOOPBACK, free_ports
+from tritonlint.tritonserver.provision import TritonInstall
 
 _POLL_S = 0.02
 #: How often an unload's progress is asked for (the index lists every model).
@@ -191,7 +191,7 @@ class TritonServer:
         env["LD_LIBRARY_PATH"] = os.pathsep.join(libs)
         # The python backend stub finds its packages through the python first on PATH (it
         # ignores PYTHONPATH). Triton 2.51's python backend loads models with numpy 2 but needs
-        # numpy<2 to run inferences: see tritonlint.server.stub_packages.
+        # numpy<2 to run inferences: see tritonlint.tritonserver.stub_packages.
         python_bin = str(self.python_executable.parent)
         env["PATH"] = os.pathsep.join([python_bin, env.get("PATH", os.defpath)])
         return env

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tritonlint.repository.model import classify_version
-from tritonlint.server import logs
-from tritonlint.server.ports import free_ports, port_in_use
-from tritonlint.server.prepare import (
+from tritonlint.tritonserver import logs
+from tritonlint.tritonserver.ports import free_ports, port_in_use
+from tritonlint.tritonserver.prepare import (
     ADJUST_GPUS,
     ADJUST_KIND_GPU,
     ADJUST_NATIVE,

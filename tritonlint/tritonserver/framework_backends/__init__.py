@@ -8,7 +8,7 @@ for, next to this module (``onnxruntime/model.py``, ``openvino/model.py``);
 of the real python backend (with the stub for the running Python) and those backends.
 The backend's ``model.py`` runs in the python backend's stub process, whose interpreter is
 the one running tritonlint (see
-:meth:`tritonlint.server.process.TritonServer.environment`): a framework is usable when its
+:meth:`tritonlint.tritonserver.process.TritonServer.environment`): a framework is usable when its
 package is importable here. Nothing here imports a framework: whether one is installed, and
 whether its build has CUDA, is read from its package's files and metadata (importing torch or
 tensorflow takes seconds and hundreds of megabytes; the stand-in imports it in its own
@@ -26,8 +26,8 @@ from importlib import resources
 from pathlib import Path
 
 from tritonlint.repository.autofill import KNOWN_BACKENDS, PLATFORMS
-from tritonlint.server.provision import TritonInstall
-from tritonlint.server.stubs import copy_python_backend
+from tritonlint.tritonserver.provision import TritonInstall
+from tritonlint.tritonserver.stubs import copy_python_backend
 
 
 @dataclass(frozen=True)
@@ -214,7 +214,9 @@ def framework_has_cuda(framework: Framework) -> bool:
 
 def backend_source(framework: Framework) -> str:
     """The text of the Python-based backend shipped for ``framework``."""
-    folder = resources.files("tritonlint.server.framework_backends").joinpath(framework.backend)
+    folder = resources.files("tritonlint.tritonserver.framework_backends").joinpath(
+        framework.backend
+    )
     return folder.joinpath("model.py").read_text(encoding="utf-8")
 
 

@@ -27,7 +27,7 @@ from typing import NamedTuple
 import pytest
 
 from conformance.corpus import materialize, realworld_repositories
-from tritonlint.server import (
+from tritonlint.tritonserver import (
     LoadStatus,
     PythonPlaceholders,
     TritonInstall,
