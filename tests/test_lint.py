@@ -22,7 +22,6 @@ ROOT = Path(__file__).resolve().parents[1]
     ],
 )
 def test_linter_passes(args: list[str]) -> None:
-    pytest.importorskip(args[0])
     result = subprocess.run(
         [sys.executable, "-m", *args],
         cwd=ROOT,
@@ -32,5 +31,4 @@ def test_linter_passes(args: list[str]) -> None:
         check=False,
     )
     output = f"$ {' '.join(args)} (exit status {result.returncode})\n{result.stdout}{result.stderr}"
-    if result.returncode != 0:
-        pytest.fail(output, pytrace=False)
+    assert result.returncode == 0, output
