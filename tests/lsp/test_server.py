@@ -164,7 +164,8 @@ async def test_closing_goes_back_to_the_file_on_disk(client: LanguageClient, pro
     client.text_document_did_close(
         types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )
-    await until(lambda: codes(client, uri) == [])
+    await until(lambda: codes(client, uri) == [])  # raises if the file on disk is not re-read
+    assert list(client.diagnostics[uri]) == []
 
 
 async def code_actions(
@@ -276,7 +277,8 @@ async def test_editor_settings_override_the_project_settings(
     await until(lambda: codes(client, uri) == ["TL501", "TL101"])
     client.set_configuration({"ignore": ["TL501"]}, section="tritonlint")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
-    await until(lambda: codes(client, uri) == ["TL101"])
+    await until(lambda: codes(client, uri) == ["TL101"])  # raises if TL501 stays
+    assert [str(d.code) for d in client.diagnostics[uri]] == ["TL101"]
 
 
 async def test_a_loose_config_is_checked_on_its_own(client: LanguageClient, project: Path) -> None:
