@@ -598,6 +598,18 @@ def test_a_container_is_removed_when_tritonlint_is_killed(
     assert ["rm", "--force", name] in fake_docker.calls()
 
 
+def _command_line(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+
+
+def _wait_until_running(process: subprocess.Popen[bytes], argument: str) -> None:
+    """Wait until ``process`` shows ``argument`` among its arguments in /proc."""
+    deadline = time.monotonic() + 10
+    while argument not in _command_line(process.pid):
+        assert time.monotonic() < deadline, _command_line(process.pid)
+        time.sleep(0.01)
+
+
 def test_a_run_removes_what_killed_runs_left_and_nothing_of_running_ones(
     fake_server: FakeServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -621,16 +633,16 @@ def test_a_run_removes_what_killed_runs_left_and_nothing_of_running_ones(
     shm.write_bytes(b"")
     # The server and the python stub the killed run left running on its folder.
     sleep = ["-c", "import time; time.sleep(60)"]
-    left_running = [
-        subprocess.Popen(
-            [str(tmp_path / name), *sleep, argument],
-            executable=sys.executable,
-        )
-        for name, argument in [
-            ("tritonserver", f"--model-repository={left}/models"),
-            ("triton_python_backend_stub", f"{left}/models/a/1/model.py"),
-        ]
+    programs = [
+        ("tritonserver", f"--model-repository={left}/models"),
+        ("triton_python_backend_stub", f"{left}/models/a/1/model.py"),
     ]
+    left_running = [
+        subprocess.Popen([str(tmp_path / name), *sleep, argument], executable=sys.executable)
+        for name, argument in programs
+    ]
+    for process, (_, argument) in zip(left_running, programs, strict=True):
+        _wait_until_running(process, argument)
     mine = make_tree(
         temporary / "tritonlint-smoke-running",
         {"tritonlint-owner.json": json.dumps({"pid": os.getpid(), "start": None})},
@@ -645,7 +657,11 @@ def test_a_run_removes_what_killed_runs_left_and_nothing_of_running_ones(
         assert sorted(p.name for p in temporary.iterdir()) == [mine.name, unmarked.name]
         assert not shm.exists()
         for process in left_running:
-            assert process.wait(timeout=5) == -signal.SIGKILL
+            try:
+                status = process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                status = _command_line(process.pid)
+            assert status == -signal.SIGKILL
     finally:
         for process in left_running:
             process.kill()

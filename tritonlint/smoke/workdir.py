@@ -27,6 +27,7 @@ MARKER = "tritonlint-owner.json"
 #: The processes a run starts on its folder: they are killed with an abandoned folder.
 _SERVER_PROCESSES = ("tritonserver", "triton_python_backend_stub")
 _PROC = Path("/proc")
+_KILL_SCANS = 5
 _SHM_DIR = Path("/dev/shm")
 
 
@@ -106,10 +107,19 @@ def _running(pid: object, start: object) -> bool:
 
 def _kill_server_processes(folder: Path) -> None:
     """SIGKILL this user's tritonserver and python stub processes whose arguments name a
-    path in ``folder``."""
+    path in ``folder``, scanning again until a scan finds none: a server killed while it
+    was starting a stub may leave one that appeared after the scan had passed its number."""
     if not _PROC.is_dir():
         return
     inside = f"{folder}{os.sep}".encode()
+    for _ in range(_KILL_SCANS):
+        if not _kill_matching(inside):
+            return
+
+
+def _kill_matching(inside: bytes) -> bool:
+    """One scan of /proc; whether it found a process to kill."""
+    found = False
     for entry in _PROC.iterdir():
         if not entry.name.isdigit():
             continue
@@ -121,5 +131,7 @@ def _kill_server_processes(folder: Path) -> None:
             continue
         program = os.path.basename(argv[0].decode(errors="replace"))
         if program in _SERVER_PROCESSES and any(inside in arg for arg in argv[1:]):
+            found = True
             with contextlib.suppress(OSError):
                 os.kill(int(entry.name), signal.SIGKILL)
+    return found
