@@ -21,6 +21,7 @@ import enum
 import os
 import re
 import shutil
+import sys
 import time
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -56,6 +57,7 @@ from tritonlint.tritonserver.framework_backends import (
     framework_has_cuda,
     framework_version,
 )
+from tritonlint.tritonserver.libpython import link_library, unresolved_libraries
 from tritonlint.tritonserver.logs import instance_devices
 from tritonlint.tritonserver.prepare import (
     CONFIG_NAME,
@@ -64,7 +66,7 @@ from tritonlint.tritonserver.prepare import (
     stage_repository,
 )
 from tritonlint.tritonserver.process import LoadOutcome, LoadStatus, ServerError, TritonServer
-from tritonlint.tritonserver.provision import ProvisionError
+from tritonlint.tritonserver.provision import PYTHON_STUB_NAME, ProvisionError
 from tritonlint.tritonserver.stub_packages import (
     StubPackagesError,
     stub_environment,
@@ -387,6 +389,8 @@ class _Run:
         self.static: dict[str, list[Diagnostic]] = {}
         #: Why the embedded server's python backend stub has no numpy<2 (None: it has).
         self.stub_packages_error: str | None = None
+        #: Why the embedded server's python backend cannot run a model here (None: it can).
+        self.stub_problem: str | None = None
         #: The models loaded on the server, and which of them may be unloaded.
         self.residency = Residency([], {})
 
@@ -419,6 +423,8 @@ class _Run:
         self.residency = Residency(names, {n: staged.models[n].composing for n in names})
         server = self._make_server(staged)
         self.server = server
+        if self.stub_problem is not None:
+            self.reporter.notice(f"Python models are not loaded: {self.stub_problem}.")
         try:
             self._start(server)
             if server.client is not None:
@@ -482,7 +488,8 @@ class _Run:
                 backend_dir = build_framework_backend_dir(
                     install, self.work / "backends", frameworks
                 )
-            return TritonServer(
+            python_library = link_library(self.work / "libpython")
+            server = TritonServer(
                 install,
                 staged.path,
                 backend_dir,
@@ -491,7 +498,22 @@ class _Run:
                 cleanup_paths=cleanup,
                 shm_prefix=shm_prefix,
                 python_executable=self._stub_interpreter(),
+                library_dirs=[] if python_library is None else [python_library],
             )
+            stub = server.backend_dir / "python" / PYTHON_STUB_NAME
+            missing = unresolved_libraries(stub, server.environment())
+            if missing:
+                advice = (
+                    f" (this Python, {sys.executable}, has no shared library: use a Python "
+                    "built with --enable-shared)"
+                    if python_library is None
+                    else ""
+                )
+                self.stub_problem = (
+                    "the python backend's stub cannot start here: the loader finds no "
+                    f"{', '.join(missing)}{advice}"
+                )
+            return server
         assert choice.binary is not None
         install = external_install(choice.binary)
         return ExternalTritonServer(
@@ -606,6 +628,12 @@ class _Run:
                 result.adjustments += (reason,)
             result.flags += (FLAG_STUB_BACKENDS,)
             framework = None
+        runs_stub = framework is not None or (
+            model.is_python and not (model.path / "libtriton_python.so").exists()
+        )
+        if runs_stub and self.stub_problem is not None:
+            result.message = f"not loaded: {self.stub_problem}"
+            return result
         if framework is not None:
             result.framework = (framework.backend, self.result.server.frameworks[framework.backend])
             result.framework_gpu = self._framework_gpu(model, framework)

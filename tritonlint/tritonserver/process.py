@@ -100,6 +100,7 @@ class TritonServer:
         python_executable: Path | None = None,
         cleanup_paths: Sequence[Path] = (),
         shm_prefix: str | None = None,
+        library_dirs: Sequence[Path] = (),
     ) -> None:
         self.install = install
         self.model_repository = model_repository
@@ -107,6 +108,8 @@ class TritonServer:
         self.startup_timeout = startup_timeout
         self.extra_args = tuple(extra_args)
         self.python_executable = python_executable or Path(sys.executable)
+        #: Searched by the loader after the server's own libraries.
+        self.library_dirs = tuple(library_dirs)
         self._own_log = log_path is None
         if log_path is None:
             fd, name = tempfile.mkstemp(prefix="tritonserver-", suffix=".log")
@@ -185,7 +188,7 @@ class TritonServer:
 
     def environment(self) -> dict[str, str]:
         env = dict(os.environ)
-        libs = [str(self.install.lib_dir)]
+        libs = [str(self.install.lib_dir), *map(str, self.library_dirs)]
         if env.get("LD_LIBRARY_PATH"):
             libs.append(env["LD_LIBRARY_PATH"])
         env["LD_LIBRARY_PATH"] = os.pathsep.join(libs)

@@ -38,7 +38,7 @@ _BINARY = Path("pytriton", "tritonserver", "bin", "tritonserver")
 _BACKENDS = Path("pytriton", "tritonserver", "backends")
 _PYTHON_STUBS = Path("pytriton", "tritonserver", "python_backend_stubs")
 _LIBS = Path("nvidia_pytriton.libs")
-_PYTHON_STUB_NAME = "triton_python_backend_stub"
+PYTHON_STUB_NAME = "triton_python_backend_stub"
 
 
 class ProvisionError(RuntimeError):
@@ -66,7 +66,7 @@ class TritonInstall:
     def python_stub(self, python_version: tuple[int, int] | None = None) -> Path:
         """The ``triton_python_backend_stub`` built for ``python_version`` (default: this one)."""
         major, minor = python_version or sys.version_info[:2]
-        stub = self.root / _PYTHON_STUBS / f"{major}.{minor}" / _PYTHON_STUB_NAME
+        stub = self.root / _PYTHON_STUBS / f"{major}.{minor}" / PYTHON_STUB_NAME
         if not stub.is_file():
             raise ProvisionError(
                 f"the Triton {self.version} python backend has no stub for Python {major}.{minor}"
@@ -210,7 +210,7 @@ def _unpack(wheel: Path, target: Path) -> None:
         if not binary.is_file():
             raise ProvisionError(f"{wheel} holds no {_BINARY}")
         binary.chmod(binary.stat().st_mode | 0o755)
-        for stub in (staging / _PYTHON_STUBS).glob(f"*/{_PYTHON_STUB_NAME}"):
+        for stub in (staging / _PYTHON_STUBS).glob(f"*/{PYTHON_STUB_NAME}"):
             stub.chmod(stub.stat().st_mode | 0o755)
 
 
@@ -224,10 +224,10 @@ def _install_python_stub(install: TritonInstall) -> None:
         source = install.python_stub()
     except ProvisionError:
         return
-    target = install.python_backend_dir / _PYTHON_STUB_NAME
+    target = install.python_backend_dir / PYTHON_STUB_NAME
     if target.is_file() and _same_bytes(source, target):
         return
-    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{_PYTHON_STUB_NAME}-")
+    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{PYTHON_STUB_NAME}-")
     os.close(fd)
     try:
         shutil.copyfile(source, tmp_name)

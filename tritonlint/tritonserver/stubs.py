@@ -33,7 +33,12 @@ from importlib import resources
 from pathlib import Path
 
 from tritonlint.programs import find_program
-from tritonlint.tritonserver.provision import ProvisionError, TritonInstall, server_cache_dir
+from tritonlint.tritonserver.provision import (
+    PYTHON_STUB_NAME,
+    ProvisionError,
+    TritonInstall,
+    server_cache_dir,
+)
 
 #: Backends that Triton knows by name but the wheel does not ship.
 KNOWN_MISSING_BACKENDS = ("onnxruntime", "pytorch", "tensorrt", "tensorflow", "openvino")
@@ -51,7 +56,6 @@ PLATFORM_NAMES = frozenset(
     }
 )
 
-_PYTHON_STUB_NAME = "triton_python_backend_stub"
 
 #: The native stub's C source, shipped next to this module.
 NATIVE_STUB_SOURCE = resources.files("tritonlint.tritonserver").joinpath("stub_backend.c")
@@ -206,10 +210,10 @@ def copy_python_backend(install: TritonInstall, folder: Path) -> None:
     """
     folder.mkdir()
     for entry in install.python_backend_dir.iterdir():
-        if entry.name != _PYTHON_STUB_NAME and entry.is_file() and not entry.name.startswith("."):
+        if entry.name != PYTHON_STUB_NAME and entry.is_file() and not entry.name.startswith("."):
             shutil.copy2(entry, folder / entry.name)
     with contextlib.suppress(ProvisionError):  # no stub for this Python: python models fail
-        shutil.copy2(install.python_stub(), folder / _PYTHON_STUB_NAME)
+        shutil.copy2(install.python_stub(), folder / PYTHON_STUB_NAME)
 
 
 def _is_plain_name(name: str) -> bool:
