@@ -23,6 +23,8 @@ import numpy as np
 import onnxruntime as ort  # type: ignore[import-untyped,import-not-found,unused-ignore]
 import triton_python_backend_utils as pb_utils  # type: ignore[import-not-found]
 
+from tritonlint.tritonserver.framework_backends.serving import respond
+
 BACKEND = "onnxruntime"
 DEFAULT_MODEL_FILENAME = "model.onnx"
 
@@ -115,28 +117,21 @@ class TritonPythonModel:
         return compare_dims(self.name, name, shape, dims, max_batch_size)
 
     def execute(self, requests: list[Any]) -> list[Any]:
-        responses = []
-        for request in requests:
-            try:
-                feed = {
-                    arg.name: pb_utils.get_input_tensor_by_name(request, arg.name).as_numpy()
-                    for arg in self.session.get_inputs()
-                    if pb_utils.get_input_tensor_by_name(request, arg.name) is not None
-                }
-                results = self.session.run(self.outputs or None, feed)
-                names = self.outputs or [arg.name for arg in self.session.get_outputs()]
-                tensors = [
-                    pb_utils.Tensor(name, np.ascontiguousarray(value))
-                    for name, value in zip(names, results, strict=True)
-                ]
-                responses.append(pb_utils.InferenceResponse(output_tensors=tensors))
-            except Exception as error:
-                responses.append(
-                    pb_utils.InferenceResponse(
-                        output_tensors=[], error=pb_utils.TritonError(runtime_error(error))
-                    )
-                )
-        return responses
+        return respond(requests, self.run)
+
+    def run(self, request: Any) -> list[Any]:
+        """The model on one request's inputs; its outputs as the server's tensors."""
+        feed = {
+            arg.name: pb_utils.get_input_tensor_by_name(request, arg.name).as_numpy()
+            for arg in self.session.get_inputs()
+            if pb_utils.get_input_tensor_by_name(request, arg.name) is not None
+        }
+        results = self.session.run(self.outputs or None, feed)
+        names = self.outputs or [arg.name for arg in self.session.get_outputs()]
+        return [
+            pb_utils.Tensor(name, np.ascontiguousarray(value))
+            for name, value in zip(names, results, strict=True)
+        ]
 
     def finalize(self) -> None:
         self.session = None

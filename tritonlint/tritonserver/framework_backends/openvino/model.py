@@ -25,6 +25,7 @@ import openvino as ov  # type: ignore[import-untyped,import-not-found,unused-ign
 import triton_python_backend_utils as pb_utils  # type: ignore[import-not-found]
 
 from tritonlint.rules.modelfile.shapes import shape_problem
+from tritonlint.tritonserver.framework_backends.serving import respond
 
 BACKEND = "openvino"
 DEFAULT_MODEL_FILENAME = "model.xml"
@@ -97,28 +98,19 @@ class TritonPythonModel:
         return None if problem is None else problem.message
 
     def execute(self, requests: list[Any]) -> list[Any]:
-        responses = []
-        for request in requests:
-            try:
-                feed = {}
-                for port in self.compiled.inputs:
-                    found = pb_utils.get_input_tensor_by_name(request, port.get_any_name())
-                    if found is not None:
-                        feed[port.get_any_name()] = found.as_numpy()
-                results = self.compiled(feed)
-                names = self.outputs or [port.get_any_name() for port in self.compiled.outputs]
-                tensors = [
-                    pb_utils.Tensor(name, np.ascontiguousarray(results[name])) for name in names
-                ]
-                responses.append(pb_utils.InferenceResponse(output_tensors=tensors))
-            except Exception as error:
-                responses.append(
-                    pb_utils.InferenceResponse(
-                        output_tensors=[],
-                        error=pb_utils.TritonError(f"openvino error in inference : {error}"),
-                    )
-                )
-        return responses
+        return respond(requests, self.run)
+
+    def run(self, request: Any) -> list[Any]:
+        """The model on one request's inputs; its outputs as the server's tensors."""
+        feed = {}
+        for port in self.compiled.inputs:
+            found = pb_utils.get_input_tensor_by_name(request, port.get_any_name())
+            if found is not None:
+                feed[port.get_any_name()] = found.as_numpy()
+        results = self.compiled(feed)
+        names = self.outputs or [port.get_any_name() for port in self.compiled.outputs]
+        tensors = [pb_utils.Tensor(name, np.ascontiguousarray(results[name])) for name in names]
+        return tensors
 
     def finalize(self) -> None:
         self.compiled = None

@@ -32,6 +32,7 @@ import torch  # type: ignore[import-not-found,unused-ignore]
 import triton_python_backend_utils as pb_utils  # type: ignore[import-not-found]
 
 from tritonlint.rules.modelfile.pytorch import convention_index
+from tritonlint.tritonserver.framework_backends.serving import respond
 
 BACKEND = "pytorch"
 DEFAULT_MODEL_FILENAME = "model.pt"
@@ -107,18 +108,7 @@ class TritonPythonModel:
         self.output_index = output_positions([name for name, _ in self.outputs])
 
     def execute(self, requests: list[Any]) -> list[Any]:
-        responses = []
-        for request in requests:
-            try:
-                tensors = self.run(request)
-                responses.append(pb_utils.InferenceResponse(output_tensors=tensors))
-            except Exception as error:
-                responses.append(
-                    pb_utils.InferenceResponse(
-                        output_tensors=[], error=pb_utils.TritonError(str(error))
-                    )
-                )
-        return responses
+        return respond(requests, self.run)
 
     def run(self, request: Any) -> list[Any]:
         """``forward`` on one request's inputs; its results as the config's outputs."""

@@ -33,6 +33,7 @@ import tensorflow as tf  # type: ignore[import-not-found,unused-ignore]
 import triton_python_backend_utils as pb_utils  # type: ignore[import-not-found]
 
 from tritonlint.rules.modelfile.shapes import shape_problem
+from tritonlint.tritonserver.framework_backends.serving import respond
 
 BACKEND = "tensorflow"
 DEFAULT_MODEL_FILENAME = "model.savedmodel"
@@ -104,29 +105,22 @@ class TritonPythonModel:
         self.outputs = [output["name"] for output in config.get("output", [])] or list(outputs)
 
     def execute(self, requests: list[Any]) -> list[Any]:
-        responses = []
-        for request in requests:
-            try:
-                feed = {}
-                for name in self.inputs:
-                    found = pb_utils.get_input_tensor_by_name(request, name)
-                    if found is None:
-                        raise ValueError(f"input '{name}' is missing from the request")
-                    feed[name] = tf.constant(found.as_numpy())
-                with tf.device(self.device):
-                    results = self.function(**feed)
-                tensors = [
-                    pb_utils.Tensor(name, np.ascontiguousarray(results[name].numpy()))
-                    for name in self.outputs
-                ]
-                responses.append(pb_utils.InferenceResponse(output_tensors=tensors))
-            except Exception as error:
-                responses.append(
-                    pb_utils.InferenceResponse(
-                        output_tensors=[], error=pb_utils.TritonError(str(error).strip())
-                    )
-                )
-        return responses
+        return respond(requests, self.run)
+
+    def run(self, request: Any) -> list[Any]:
+        """The model on one request's inputs; its outputs as the server's tensors."""
+        feed = {}
+        for name in self.inputs:
+            found = pb_utils.get_input_tensor_by_name(request, name)
+            if found is None:
+                raise ValueError(f"input '{name}' is missing from the request")
+            feed[name] = tf.constant(found.as_numpy())
+        with tf.device(self.device):
+            results = self.function(**feed)
+        return [
+            pb_utils.Tensor(name, np.ascontiguousarray(results[name].numpy()))
+            for name in self.outputs
+        ]
 
     def finalize(self) -> None:
         self.function = None

@@ -27,6 +27,8 @@ import numpy as np
 import tensorrt as trt  # type: ignore[import-not-found,unused-ignore]
 import triton_python_backend_utils as pb_utils  # type: ignore[import-not-found]
 
+from tritonlint.tritonserver.framework_backends.serving import respond
+
 BACKEND = "tensorrt"
 DEFAULT_MODEL_FILENAME = "model.plan"
 
@@ -96,18 +98,7 @@ class TritonPythonModel:
         self.types = {name: server_type for name, (_, server_type, _) in tensors.items()}
 
     def execute(self, requests: list[Any]) -> list[Any]:
-        responses = []
-        for request in requests:
-            try:
-                tensors = self.run(request)
-                responses.append(pb_utils.InferenceResponse(output_tensors=tensors))
-            except Exception as error:
-                responses.append(
-                    pb_utils.InferenceResponse(
-                        output_tensors=[], error=pb_utils.TritonError(str(error).strip())
-                    )
-                )
-        return responses
+        return respond(requests, self.run)
 
     def run(self, request: Any) -> list[Any]:
         """The engine on one request: inputs copied to the GPU, outputs copied back."""
