@@ -34,6 +34,7 @@ from tritonlint.tritonserver.client import Answer, ServerUnreachable, TritonClie
 from tritonlint.tritonserver.logs import LogFile, hang_reason
 from tritonlint.tritonserver.ports import LOOPBACK, free_ports
 from tritonlint.tritonserver.provision import TritonInstall
+from tritonlint.tritonserver.supervisor import process_table
 
 _POLL_S = 0.02
 #: How often an unload's progress is asked for (the index lists every model).
@@ -440,15 +441,8 @@ def live_group_members(pgid: int) -> list[int]:
         except (ProcessLookupError, PermissionError):
             return []
         return [pgid]
-    members = []
-    for entry in proc.iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        fields = stat[stat.rfind(")") + 2 :].split()
-        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] != "Z":
-            members.append(int(entry.name))
-    return members
+    return [
+        pid
+        for pid, fields in process_table()
+        if len(fields) > 2 and fields[2] == str(pgid) and fields[0] != "Z"
+    ]

@@ -40,7 +40,7 @@ import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 PR_SET_PDEATHSIG = 1
@@ -87,10 +87,15 @@ def _children(pid: int) -> list[int]:
         return [int(child) for child in path.read_text().split()]
     except OSError:
         pass
-    found: list[int] = []
+    return [child for child, fields in process_table() if len(fields) > 1 and fields[1] == str(pid)]
+
+
+def process_table() -> Iterator[tuple[int, list[str]]]:
+    """Each process's id and the fields of its ``/proc/<pid>/stat`` after the command (state,
+    parent, group, ...); nothing where there is no /proc."""
     proc = Path("/proc")
     if not proc.is_dir():
-        return found
+        return
     for entry in proc.iterdir():
         if not entry.name.isdigit():
             continue
@@ -98,10 +103,7 @@ def _children(pid: int) -> list[int]:
             stat = (entry / "stat").read_text()
         except OSError:
             continue
-        fields = stat[stat.rfind(")") + 2 :].split()
-        if len(fields) > 1 and fields[1] == str(pid):
-            found.append(int(entry.name))
-    return found
+        yield int(entry.name), stat[stat.rfind(")") + 2 :].split()
 
 
 def _kill_all(server: int) -> int | None:
