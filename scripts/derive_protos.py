@@ -19,7 +19,8 @@ came from, the wheel's sha256 and, where it is established, the Triton container
 shipped in; a schema no release names any more is deleted. A published release whose wheel
 has no ModelConfig module is skipped and recorded, with the reason, in
 ``protos/skipped.json``. Finally ``protos/field_history.json`` is regenerated from all the
-shipped schemas (see ``scripts/derive_field_table.py``).
+shipped schemas (see ``scripts/derive_field_table.py``), and
+``tritonlint/schema/config_types.py`` from the newest (``scripts/derive_config_types.py``).
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from google.protobuf import descriptor_pb2
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from derive_config_types import write_types
 from derive_field_table import write_table
 
 from tritonlint.schema.releases import release_key
@@ -341,8 +343,12 @@ def main() -> None:
         skipped.pop(published, None)
         print(f"{release}: schema {index[release]['schema']} from {index[release]['wheel']}")
     write_index(PROTOS, index, skipped)
+    write_types(PROTOS)
     schemas = len({entry["schema"] for entry in index.values()})
-    print(f"protos/: {len(index)} releases, {schemas} schemas; field_history.json regenerated")
+    print(
+        f"protos/: {len(index)} releases, {schemas} schemas; field_history.json and "
+        "config_types.py regenerated"
+    )
 
 
 if __name__ == "__main__":

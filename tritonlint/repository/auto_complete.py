@@ -43,12 +43,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tritonlint.modelfiles.signature import ModelSignature, TensorSpec
 from tritonlint.repository.model_files import ModelFile
 from tritonlint.schema.datatypes import data_types
 from tritonlint.schema.releases import load_schema
+
+if TYPE_CHECKING:
+    from tritonlint.schema.config_types import ModelConfig
 
 #: tritonserver's ``default-max-batch-size`` backend setting unless its command line sets one
 #: (``backend_config_defaults`` in core's ``src/backend_model.cc``).
@@ -70,7 +73,7 @@ class AutoCompletion:
     #: for messages.
     source: str
     #: The completed config: a copy of the written one (a ModelConfig message).
-    config: Any
+    config: ModelConfig
     #: Inputs and outputs the backend added.
     added: frozenset[TensorPlace]
     #: Declared inputs and outputs whose missing data type or dims the backend filled in.

@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.base import rule
 from tritonlint.rules.completed import max_batch_size_note
 from tritonlint.rules.context import Finding, ModelContext
+from tritonlint.rules.tensor_lists import tensors_of
 from tritonlint.schema.datatypes import data_types
+
+if TYPE_CHECKING:
+    from tritonlint.schema.config_types import ModelConfig, ModelOptimizationPolicy
 
 _NO_OPTIONAL_INPUTS = frozenset({"tensorrt", "pytorch", "tensorflow", "openvino"})
 _INDEXED_NAME = re.compile(r".+__\d+$")
@@ -81,7 +85,7 @@ def optional_input_unsupported(ctx: ModelContext) -> Iterator[Finding]:
             )
 
 
-def _pytorch(ctx: ModelContext) -> Any | None:
+def _pytorch(ctx: ModelContext) -> ModelConfig | None:
     config = ctx.config
     return config if config is not None and ctx.completed.backend == "pytorch" else None
 
@@ -121,7 +125,7 @@ def pytorch_config_unsupported(ctx: ModelContext) -> Iterator[Finding]:
     batch = 1 if config.max_batch_size > 0 else 0
     types = data_types(config)
     for kind in ("input", "output"):
-        for index, tensor in enumerate(getattr(config, kind)):
+        for index, tensor in enumerate(tensors_of(config, kind)):
             type_name = types.name(tensor.data_type)
             if type_name in _PYTORCH_UNSUPPORTED:
                 yield ctx.at(
@@ -321,7 +325,12 @@ def unknown_execution_accelerator(ctx: ModelContext) -> Iterator[Finding]:
     base = ("optimization", "execution_accelerators")
     for kind, known in (("gpu", gpu_known), ("cpu", cpu_known)):
         field = f"{kind}_execution_accelerator"
-        for index, accelerator in enumerate(getattr(accelerators, field)):
+        listed = (
+            accelerators.gpu_execution_accelerator
+            if kind == "gpu"
+            else accelerators.cpu_execution_accelerator
+        )
+        for index, accelerator in enumerate(listed):
             if accelerator.name not in known:
                 yield ctx.at(
                     (*base, field, index, "name"),
@@ -394,7 +403,7 @@ def tensorrt_graph_spec(ctx: ModelContext) -> Iterator[Finding]:
             yield ctx.at(path, message)
 
 
-def _graph_shape_problems(spec: Any) -> Iterator[str]:
+def _graph_shape_problems(spec: ModelOptimizationPolicy.Cuda.GraphSpec) -> Iterator[str]:
     for name, shape in spec.input.items():
         if any(d < 0 for d in shape.dim):
             yield f"graph spec expects input '{name}' to have dimension >= 0"

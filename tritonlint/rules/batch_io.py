@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.base import rule
 from tritonlint.rules.context import Finding, ModelContext
+from tritonlint.rules.tensor_lists import tensors_of
 from tritonlint.schema.datatypes import data_types
 
 _ONE_SOURCE_INPUT = {
@@ -114,7 +115,7 @@ def _completed_names(ctx: ModelContext, kind: str) -> str:
     completion = ctx.auto_completion
     if completion is None or not any(k == kind for k, _ in completion.added):
         return ""
-    names = ", ".join(sorted(t.name for t in getattr(completion.config, kind)))
+    names = ", ".join(sorted(t.name for t in tensors_of(completion.config, kind)))
     return f" (the {kind}s, with those {completion.by} adds: {names})"
 
 

@@ -5,6 +5,7 @@ the finding stays where the user wrote something and names who completed the res
 from __future__ import annotations
 
 from tritonlint.rules.context import Finding, ModelContext
+from tritonlint.rules.tensor_lists import tensors_of
 
 
 def added_by(ctx: ModelContext, kind: str, name: str) -> str | None:
@@ -14,7 +15,7 @@ def added_by(ctx: ModelContext, kind: str, name: str) -> str | None:
     config = ctx.loaded_config
     if completion is None or config is None:
         return None
-    for index, tensor in enumerate(getattr(config, kind)):
+    for index, tensor in enumerate(tensors_of(config, kind)):
         if tensor.name == name:
             return completion.by if (kind, index) in completion.added else None
     return None
@@ -28,7 +29,7 @@ def tensor_note(ctx: ModelContext, kind: str, name: str) -> str:
     config = ctx.loaded_config
     if completion is None or config is None:
         return ""
-    for index, tensor in enumerate(getattr(config, kind)):
+    for index, tensor in enumerate(tensors_of(config, kind)):
         if tensor.name != name:
             continue
         if (kind, index) in completion.added:

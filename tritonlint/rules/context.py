@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from tritonlint.diagnostics import Fix, RelatedLocation
 from tritonlint.repository.auto_complete import AutoCompletion, auto_complete, may_complete
@@ -20,6 +20,8 @@ from tritonlint.span import Span
 
 if TYPE_CHECKING:
     from google.protobuf.descriptor import Descriptor
+
+    from tritonlint.schema.config_types import ModelConfig
 
 
 class Finding(NamedTuple):
@@ -53,7 +55,7 @@ class ModelContext:
     _completed: tuple[Completed, tuple[DoubtfulRead, ...]] | None = field(
         default=None, init=False, repr=False
     )
-    _config: tuple[Any | None] | None = field(default=None, init=False, repr=False)
+    _config: tuple[ModelConfig | None] | None = field(default=None, init=False, repr=False)
     _model_file: tuple[ModelFile | None] | None = field(default=None, init=False, repr=False)
     _auto_completion: tuple[AutoCompletion | None] | None = field(
         default=None, init=False, repr=False
@@ -78,7 +80,7 @@ class ModelContext:
         return self.repository.graph
 
     @property
-    def config(self) -> Any | None:
+    def config(self) -> ModelConfig | None:
         """The bound ModelConfig, or None when there is none or it has syntax errors.
 
         Checks of a config's content skip a config with syntax errors: where the parser had
@@ -90,13 +92,14 @@ class ModelContext:
             self._config = (self._read_config(),)
         return self._config[0]
 
-    def _read_config(self) -> Any | None:
+    def _read_config(self) -> ModelConfig | None:
         document = self.model.config
         if document is None or document.config is None or document.has_syntax_errors:
             return None
         if document.doubts:
-            return TrackedMessage(document.config, (), document.doubts, self.log.reader(document))
-        return document.config
+            reader = self.log.reader(document)
+            return cast("ModelConfig", TrackedMessage(document.config, (), document.doubts, reader))
+        return cast("ModelConfig", document.config)
 
     @property
     def completed(self) -> Completed:
@@ -132,7 +135,7 @@ class ModelContext:
         return self._auto_completion[0]
 
     @property
-    def loaded_config(self) -> Any | None:
+    def loaded_config(self) -> ModelConfig | None:
         """The config as the server validates it: :attr:`config` with what the backend's
         auto-complete adds. The fields it adds have no place in the config's text."""
         completion = self.auto_completion

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tritonlint.diagnostics import Severity
 from tritonlint.repository.autofill import ENSEMBLE
 from tritonlint.rules.base import repository_rule, rule
 from tritonlint.rules.context import Finding, ModelContext, RepositoryContext
+
+if TYPE_CHECKING:
+    from tritonlint.schema.config_types import ModelInstanceGroup
 
 KIND_AUTO, KIND_GPU, KIND_CPU, KIND_MODEL = 0, 1, 2, 3
 _KIND_NAMES = {
@@ -25,7 +28,7 @@ _KIND_NAMES = {
 }
 
 
-def _groups(ctx: ModelContext) -> list[tuple[int, Any, str]]:
+def _groups(ctx: ModelContext) -> list[tuple[int, ModelInstanceGroup, str]]:
     """(index, group, the name the server gives it) for a non-ensemble model."""
     config = ctx.config
     if config is None or config.platform == ENSEMBLE:

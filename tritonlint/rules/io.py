@@ -3,23 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tritonlint.diagnostics import Severity
 from tritonlint.modelfiles.python import PythonModel
 from tritonlint.rules.base import rule
 from tritonlint.rules.completed import at_completed
 from tritonlint.rules.context import Finding, ModelContext
+from tritonlint.rules.tensor_lists import tensors_of
+
+if TYPE_CHECKING:
+    from tritonlint.rules.tensor_lists import Tensor
+    from tritonlint.schema.config_types import ModelConfig
 
 WILDCARD = -1
 
 
-def _tensors(config: Any) -> Iterator[tuple[str, int, Any]]:
+def _tensors(config: ModelConfig) -> Iterator[tuple[str, int, Tensor]]:
     """(``input``/``output``, index, tensor) for every declared tensor."""
     for index, tensor in enumerate(config.input):
         yield "input", index, tensor
-    for index, tensor in enumerate(config.output):
-        yield "output", index, tensor
+    for index, output in enumerate(config.output):
+        yield "output", index, output
 
 
 def backend_completes_io(ctx: ModelContext) -> bool | None:
@@ -48,7 +53,7 @@ def backend_completes_io(ctx: ModelContext) -> bool | None:
     return False
 
 
-def _label(kind: str, tensor: Any) -> str:
+def _label(kind: str, tensor: Tensor) -> str:
     return f"model {kind} '{tensor.name}'"
 
 
@@ -214,10 +219,10 @@ def _completed_invalid_dims(ctx: ModelContext) -> Iterator[Finding]:
         return
     written = ctx.config
     for kind, index in sorted(completion.added | completion.filled):
-        declared = getattr(written, kind) if written is not None else ()
+        declared = tensors_of(written, kind) if written is not None else ()
         if index < len(declared) and declared[index].dims:
             continue  # the config's own dims, checked below
-        tensor = getattr(completion.config, kind)[index]
+        tensor = tensors_of(completion.config, kind)[index]
         for dim in tensor.dims:
             if dim < 1 and dim != WILDCARD:
                 yield at_completed(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tritonlint.diagnostics import Applicability, Severity
 from tritonlint.repository.autofill import ENSEMBLE, PLATFORMS
@@ -23,6 +23,9 @@ from tritonlint.rules.folder_contents import (
 )
 from tritonlint.rules.moves import move_into_version, target_version
 from tritonlint.rules.spelling import misspelt_backend
+
+if TYPE_CHECKING:
+    from tritonlint.schema.config_types import ModelConfig
 
 #: A negative version reaches the backend as this much more (as an unsigned 64-bit number).
 _UINT64_RANGE = 2**64
@@ -702,7 +705,7 @@ _Named = tuple[tuple[str | int, ...], str, str]
 _ENV_PATH = "EXECUTION_ENV_PATH"
 
 
-def _named_files(config: Any) -> Iterator[_Named]:
+def _named_files(config: ModelConfig) -> Iterator[_Named]:
     """(field path, what it is, the name) of each file name the config gives."""
     for index, output in enumerate(config.output):
         if output.label_filename:
@@ -723,9 +726,9 @@ def _named_files(config: Any) -> Iterator[_Named]:
                 state_path = ("sequence_batching", "state", index, "initial_state", position)
                 yield (*state_path, "data_file"), "initial_state data_file", initial.data_file
     if _ENV_PATH in config.parameters:
-        value = config.parameters[_ENV_PATH].string_value
-        relative = value[len(MODEL_DIRECTORY) :].lstrip("/")
-        if value.startswith(MODEL_DIRECTORY) and relative:
+        setting = config.parameters[_ENV_PATH].string_value
+        relative = setting[len(MODEL_DIRECTORY) :].lstrip("/")
+        if setting.startswith(MODEL_DIRECTORY) and relative:
             yield ("parameters", _ENV_PATH, "value", "string_value"), _ENV_PATH, relative
 
 
@@ -888,7 +891,7 @@ def _capability_meant(key: str) -> str | None:
     return None
 
 
-def _tensorrt_cc_files(ctx: ModelContext) -> Any | None:
+def _tensorrt_cc_files(ctx: ModelContext) -> ModelConfig | None:
     """The config of a TensorRT model that sets `cc_model_filenames` (None otherwise)."""
     config = ctx.config
     if config is None or not config.cc_model_filenames:

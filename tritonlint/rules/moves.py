@@ -8,16 +8,19 @@ already: a move never replaces anything.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tritonlint.diagnostics import Applicability, FileMove, Fix
 from tritonlint.repository.model import ModelFolder
+
+if TYPE_CHECKING:
+    from tritonlint.schema.config_types import ModelConfig
 
 #: A model file the backend reads with another beside it (OpenVINO: the weights).
 _COMPANIONS = {"model.xml": ("model.bin",)}
 
 
-def target_version(config: Any | None) -> int | None:
+def target_version(config: ModelConfig | None) -> int | None:
     """The version a loose model file belongs in, or None where the policy serves none."""
     if config is None:
         return 1
@@ -29,7 +32,7 @@ def target_version(config: Any | None) -> int | None:
 
 
 def move_into_version(
-    model: ModelFolder, names: tuple[str, ...], config: Any | None
+    model: ModelFolder, names: tuple[str, ...], config: ModelConfig | None
 ) -> tuple[Fix, ...]:
     """An unsafe fix that moves the entries ``names`` of ``model``'s folder (and the files
     they need beside them) into its version folder; none where that cannot be done safely."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from tritonlint.diagnostics import Applicability, Fix, Severity, TextEdit
 from tritonlint.edits import quote
@@ -12,6 +12,9 @@ from tritonlint.rules.base import FixAvailability, fixable, rule
 from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.rules.fixes import fix, set_value
 from tritonlint.schema.source_map import Path as FieldPath
+
+if TYPE_CHECKING:
+    from tritonlint.schema.config_types import ModelConfig
 
 _UNADDRESSABLE = re.compile(r"[\s?#%\\\"<>|*]")
 
@@ -119,7 +122,8 @@ def _steps_naming(
         if document.has_syntax_errors:
             return [model.name], [None]  # its steps cannot be placed surely: no fix across files
         other = ctx.context_for(model)
-        config: Any = document.bound.message
+        # As bound, in the release the repository targets: every release has the steps.
+        config = cast("ModelConfig", document.bound.message)
         for index, step in enumerate(config.ensemble_scheduling.step):
             if step.model_name == name:
                 edit = set_value(other, _step_model_name(index), literal)

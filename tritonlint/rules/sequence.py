@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tritonlint.diagnostics import Severity
 from tritonlint.repository.model import Entry, path_problem
 from tritonlint.rules.base import rule
 from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.schema.datatypes import data_types
+
+if TYPE_CHECKING:
+    from tritonlint.schema.config_types import ModelSequenceBatching
 
 _START, _READY, _END, _CORRID = 0, 1, 2, 3
 _KINDS = {
@@ -23,7 +26,7 @@ _LISTS = ("int32_false_true", "fp32_false_true", "bool_false_true")
 _BATCH = ("sequence_batching",)
 
 
-def _sequence(ctx: ModelContext) -> Any | None:
+def _sequence(ctx: ModelContext) -> ModelSequenceBatching | None:
     config = ctx.config
     if config is None or not config.HasField("sequence_batching"):
         return None
@@ -286,7 +289,9 @@ def sequence_batch_strategy_parameter(ctx: ModelContext) -> Iterator[Finding]:
         )
 
 
-def _initial_state_problems(state: Any, initial: Any) -> Iterator[tuple[str, str]]:
+def _initial_state_problems(
+    state: ModelSequenceBatching.State, initial: ModelSequenceBatching.InitialState
+) -> Iterator[tuple[str, str]]:
     """(path suffix, message) for one initial_state against its state."""
     name = state.input_name
     if initial.data_type != state.data_type:

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
     from google.protobuf.descriptor import EnumDescriptor
     from google.protobuf.message import Message
 
+    from tritonlint.schema.config_types import SchemaMessage
+
 #: The schema's name of a tensor that has no data type (the field left out).
 INVALID = "TYPE_INVALID"
 
@@ -67,7 +69,7 @@ class DataTypes:
         return _PROTOCOL_RENAMED.get(name, name.removeprefix("TYPE_"))
 
 
-def data_types(message: Message) -> DataTypes:
+def data_types(message: Message | SchemaMessage) -> DataTypes:
     """The data types of the schema ``message`` (a ModelConfig or a message in one) is of."""
     return _of(message.DESCRIPTOR.file.pool.FindEnumTypeByName("inference.DataType"))
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tritonlint.diagnostics import Applicability, Diagnostic, RelatedLocation, Severity
 from tritonlint.repository.model import ModelFolder, Repository
@@ -16,8 +16,13 @@ from tritonlint.rules.base import FixAvailability, declare, fixable, rule
 from tritonlint.rules.completed import added_by, max_batch_size_note
 from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.rules.ensemble.steps import STEP, ensemble_config, latest_version, steps_of
+from tritonlint.rules.tensor_lists import tensors_of
 from tritonlint.schema.datatypes import data_types
 from tritonlint.stage_rules import StageRule
+
+if TYPE_CHECKING:
+    from tritonlint.rules.tensor_lists import Tensor
+    from tritonlint.schema.config_types import ModelConfig, ModelEnsembling
 
 
 @rule(
@@ -112,11 +117,11 @@ class _Composing:
     """A step's model, when its config can be read."""
 
     index: int
-    step: Any
+    step: ModelEnsembling.Step
     context: ModelContext
     #: The config as the server loads it: with what the model's backend completes from the
     #: model file (the server checks the ensemble against the completed configs).
-    config: Any
+    config: ModelConfig
 
     def added_by(self, kind: str, name: str) -> str | None:
         """Who added the model's tensor ``name`` to its config (None: the config declares it)."""
@@ -167,8 +172,8 @@ def _composing(ctx: ModelContext) -> Iterator[_Composing]:
             yield _Composing(index, step, other, config)
 
 
-def _tensor_path(kind: str, config: Any, name: str) -> tuple[str | int, ...]:
-    names = [t.name for t in getattr(config, kind)]
+def _tensor_path(kind: str, config: ModelConfig, name: str) -> tuple[str | int, ...]:
+    names = [t.name for t in tensors_of(config, kind)]
     return (kind, names.index(name), "name") if name in names else (kind,)
 
 
@@ -434,22 +439,22 @@ class _Use(NamedTuple):
 
 #: A config's ``input`` or ``output`` entries by name (the last of a name, as a map of them
 #: keeps it), and the index of the first entry of each name (where its name is).
-_Declared = tuple[dict[str, Any], dict[str, int]]
+_Declared = tuple[dict[str, "Tensor"], dict[str, int]]
 
 
-def _declared(config: Any, kind: str) -> _Declared:
-    declared: dict[str, Any] = {}
+def _declared(config: ModelConfig, kind: str) -> _Declared:
+    declared: dict[str, Tensor] = {}
     first: dict[str, int] = {}
-    for index, tensor in enumerate(getattr(config, kind)):
+    for index, tensor in enumerate(tensors_of(config, kind)):
         declared[tensor.name] = tensor
         first.setdefault(tensor.name, index)
     return declared, first
 
 
-def _uses(ctx: ModelContext, config: Any) -> dict[str, list[_Use]]:
+def _uses(ctx: ModelContext, config: ModelConfig) -> dict[str, list[_Use]]:
     uses: dict[str, list[_Use]] = {}
     for kind in ("input", "output"):
-        for index, tensor in enumerate(getattr(config, kind)):
+        for index, tensor in enumerate(tensors_of(config, kind)):
             dims = list(tensor.reshape.shape) if tensor.HasField("reshape") else list(tensor.dims)
             path = (kind, index, "name")
             uses.setdefault(tensor.name, []).append(
@@ -472,14 +477,14 @@ def _uses(ctx: ModelContext, config: Any) -> dict[str, list[_Use]]:
                 table = tables[item.step.model_name, kind] = _declared(item.config, kind)
             declared, first = table
             for key, tensor_name in mapping.items():
-                tensor = declared.get(key)
-                if tensor is None:
+                entry = declared.get(key)
+                if entry is None:
                     continue
                 uses.setdefault(tensor_name, []).append(
                     _Use(
                         item.step.model_name,
-                        tensor.data_type,
-                        list(tensor.dims),
+                        entry.data_type,
+                        list(entry.dims),
                         item.config.max_batch_size,
                         (*STEP, item.index, f"{kind}_map", key, "value"),
                         partial(

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.base import rule
 from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.rules.ensemble.steps import STEP, ensemble_config, steps_of
+
+if TYPE_CHECKING:
+    from tritonlint.schema.config_types import ModelConfig, ModelEnsembling
 
 
 @rule(
@@ -115,7 +118,7 @@ class _Flow:
     ready: set[str] = field(default_factory=set)
 
 
-def _flow(config: Any, steps: list[Any]) -> _Flow:
+def _flow(config: ModelConfig, steps: list[ModelEnsembling.Step]) -> _Flow:
     flow = _Flow([i.name for i in config.input], [o.name for o in config.output])
     for step in steps:
         flow.consumed.update(step.input_map.values())

@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tritonlint.diagnostics import Applicability, Fix
 from tritonlint.repository.autofill import ENSEMBLE
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.fixes import fix, insert_after
 
+if TYPE_CHECKING:
+    from tritonlint.schema.config_types import ModelConfig, ModelEnsembling
 
-def ensemble_config(ctx: ModelContext) -> Any | None:
+
+def ensemble_config(ctx: ModelContext) -> ModelConfig | None:
     """The config when it declares the ensemble platform."""
     config = ctx.config
     return config if config is not None and config.platform == ENSEMBLE else None
 
 
-def steps_of(ctx: ModelContext) -> list[Any]:
+def steps_of(ctx: ModelContext) -> list[ModelEnsembling.Step]:
     """The steps of an ensemble (none for any other model, or an ensemble without scheduling)."""
     config = ensemble_config(ctx)
     if config is None or not config.HasField("ensemble_scheduling"):

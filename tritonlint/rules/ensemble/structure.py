@@ -301,9 +301,9 @@ def _forbidden(
         if config is None:
             return
         present = (
-            len(getattr(config, field_name)) > 0
-            if field_name != "optimization"
-            else config.HasField(field_name)
+            config.HasField("optimization")
+            if field_name == "optimization"
+            else len(getattr(config, field_name)) > 0
         )
         if present:
             yield ctx.at(

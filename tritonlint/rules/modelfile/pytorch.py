@@ -13,13 +13,16 @@ every request.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tritonlint.diagnostics import Severity
 from tritonlint.modelfiles.signature import TensorSpec
 from tritonlint.rules.base import rule
 from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.rules.modelfile.view import ModelView, fed_inputs, model_view
+
+if TYPE_CHECKING:
+    from tritonlint.schema.config_types import ModelConfig
 
 _DELIMITER = "__"
 
@@ -150,7 +153,7 @@ def _inputs(ctx: ModelContext, view: ModelView) -> Iterator[Finding]:
 
 
 def _input_indexes(
-    ctx: ModelContext, config: Any, arguments: tuple[TensorSpec, ...]
+    ctx: ModelContext, config: ModelConfig, arguments: tuple[TensorSpec, ...]
 ) -> Iterator[Finding]:
     """Inputs that the ``<name>__<index>`` convention sends to an argument forward lacks."""
     names = [tensor.name for tensor in config.input]

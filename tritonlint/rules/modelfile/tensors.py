@@ -4,6 +4,7 @@ whether the model can batch at all."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, cast
 
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.base import rule
@@ -16,6 +17,9 @@ from tritonlint.rules.modelfile.shapes import (
 )
 from tritonlint.rules.modelfile.view import Declared, ModelView, model_view
 from tritonlint.schema.datatypes import INVALID, data_types
+
+if TYPE_CHECKING:
+    from tritonlint.schema.config_types import ModelInput
 
 #: Backends that compare data types (OpenVINO converts the model's to the config's; PyTorch
 #: models declare none).
@@ -111,7 +115,7 @@ def _shape_problems(view: ModelView) -> Iterator[tuple[Declared, ShapeProblem]]:
         tensor = declared.tensor
         if spec.dims is None or not (tensor.dims or tensor.HasField("reshape")):
             continue  # the model gives no rank; or the config no dims (completed, or TL403)
-        ragged = declared.kind == "input" and tensor.allow_ragged_batch
+        ragged = declared.kind == "input" and cast("ModelInput", tensor).allow_ragged_batch
         if ragged or declared.name in batch_outputs:
             continue  # compared in other ways: see the backends' ragged-batching checks
         if declared.kind == "input" and not view.compares_input_shapes:

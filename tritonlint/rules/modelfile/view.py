@@ -14,11 +14,16 @@ declines (an output without a shape), OpenVINO's (``AutoCompleteInputOrOutput``)
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from tritonlint.modelfiles.signature import ModelSignature, TensorSpec
 from tritonlint.rules.context import ModelContext
+from tritonlint.rules.tensor_lists import tensors_of
 from tritonlint.schema.source_map import Path as FieldPath
+
+if TYPE_CHECKING:
+    from tritonlint.rules.tensor_lists import Tensor
+    from tritonlint.schema.config_types import ModelConfig
 
 #: The backend that loads each format the readers read (a SavedModel: TensorFlow's).
 BACKEND_OF_FORMAT = {
@@ -46,7 +51,7 @@ class Declared(NamedTuple):
     #: ``input`` or ``output``.
     kind: str
     position: int
-    tensor: Any
+    tensor: Tensor
 
     @property
     def name(self) -> str:
@@ -73,7 +78,7 @@ class Declared(NamedTuple):
 class ModelView(NamedTuple):
     """A config and the signature of its model file, as one backend compares them."""
 
-    config: Any
+    config: ModelConfig
     signature: ModelSignature
     #: ``onnxruntime``, ``tensorflow``, ``openvino`` or ``pytorch``.
     backend: str
@@ -86,7 +91,7 @@ class ModelView(NamedTuple):
     def declared(self) -> Iterator[Declared]:
         """The config's inputs, then its outputs (the order the backends check them in)."""
         for kind in ("input", "output"):
-            for index, tensor in enumerate(getattr(self.config, kind)):
+            for index, tensor in enumerate(tensors_of(self.config, kind)):
                 if tensor.name:
                     yield Declared(kind, index, tensor)
 
@@ -172,7 +177,7 @@ def model_view(ctx: ModelContext) -> ModelView | None:
     return ModelView(config, found.read, backend, ctx.name)
 
 
-def fed_inputs(config: Any, backend: str) -> tuple[set[str], int]:
+def fed_inputs(config: ModelConfig, backend: str) -> tuple[set[str], int]:
     """The model inputs the config feeds, by name, and how many the backend counts it to feed:
     the inputs (ONNX Runtime: those not marked optional), and for ONNX Runtime and PyTorch the
     batch inputs, one tensor per sequence control kind and the sequence states (each backend's
@@ -189,9 +194,7 @@ def fed_inputs(config: Any, backend: str) -> tuple[set[str], int]:
     kinds: set[str] = set()
     for control_input in sequence.control_input:
         for control in control_input.control:
-            kind = control.DESCRIPTOR.fields_by_name["kind"].enum_type.values_by_number.get(
-                control.kind
-            )
+            kind = control.DESCRIPTOR.enum_types_by_name["Kind"].values_by_number.get(control.kind)
             if kind is not None and kind.name in _COUNTED_CONTROLS:
                 kinds.add(kind.name)
                 names.add(control_input.name)
