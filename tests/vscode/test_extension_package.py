@@ -26,6 +26,8 @@ DEV_FILES = (
     "node_modules/",
     "tsconfig.json",
     "vitest.config.mts",
+    "eslint.config.mjs",
+    ".vscode/",
     "package-lock.json",
     ".vscodeignore",
     ".gitignore",

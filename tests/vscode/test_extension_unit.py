@@ -1,7 +1,8 @@
-"""The extension's own unit tests (``npm test`` in vscode-extension/: type check, formatting
-and vitest: finding tritonlint, the server's command line, versions, the grammar, workspace
-trust, and that a workspace's own tritonlint package or program is never started), run with the
-Node and the dependencies scripts/vscode_e2e/setup.sh installs, on its copy of the extension."""
+"""The extension's own unit tests (``npm test`` in vscode-extension/: type check, formatting,
+ESLint and vitest: finding tritonlint, the server's command line, versions, the grammar,
+workspace trust, and that a workspace's own tritonlint package or program is never started),
+run with the Node and the dependencies scripts/vscode_e2e/setup.sh installs, on its copy of
+the extension."""
 
 from __future__ import annotations
 
