@@ -120,10 +120,7 @@ def fix_all(
     changes: dict[str, list[types.TextEdit]] = {}
     for path, (before, after) in sorted(changed.items()):
         positions = Positions(before, encoding)
-        changes[uri_of(path)] = [
-            types.TextEdit(range=positions.range(edit.span), new_text=edit.new_text)
-            for edit in line_edits(before, after)
-        ]
+        changes[uri_of(path)] = [positions.text_edit(edit) for edit in line_edits(before, after)]
     if not changes:
         return None
     return types.CodeAction(
@@ -141,9 +138,7 @@ def _workspace_edit(
         converter = positions(path)
         if converter is None:
             return None  # a file that cannot be read: the fix is all or nothing
-        changes[uri_of(path)] = [
-            types.TextEdit(range=converter.range(e.span), new_text=e.new_text) for e in edits
-        ]
+        changes[uri_of(path)] = [converter.text_edit(edit) for edit in edits]
     return types.WorkspaceEdit(changes=changes) if changes else None
 
 
