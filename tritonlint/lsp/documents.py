@@ -5,7 +5,8 @@ pygls' ``TextDocument`` splits lines with ``str.splitlines``, which also breaks 
 ``\\n``, ``\\r\\n`` and ``\\r``. An incremental change after such a character would be applied
 lines away from where the editor made it. The documents here split lines as LSP does, and
 apply a change through :class:`~tritonlint.lsp.positions.Positions` (which also puts a
-position past a line's end at that end, where pygls puts it one character before).
+position past a line's end at that end, where pygls puts it one character before on a last
+line without a line end). docs/pygls-notes.md describes both for pygls.
 """
 
 from __future__ import annotations

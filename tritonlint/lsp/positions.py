@@ -136,6 +136,11 @@ def contains(span: types.Range, position: types.Position) -> bool:
     return _key(span.start) <= _key(position) <= _key(span.end)
 
 
+def insertion(at: types.Position, text: str) -> types.TextEdit:
+    """An edit that inserts ``text`` at ``at``."""
+    return types.TextEdit(range=types.Range(start=at, end=at), new_text=text)
+
+
 def lines_touched(span: types.Range) -> tuple[int, int]:
     """The first and last line a range touches (a range ending at a line's start does not
     touch that line; an empty one touches its line)."""
