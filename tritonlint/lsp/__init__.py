@@ -5,8 +5,17 @@ editor, over the Language Server Protocol on standard input and output.
   default);
 * :mod:`~tritonlint.lsp.convert`: findings to LSP diagnostics;
 * :mod:`~tritonlint.lsp.projects`: which engine workspace checks a file, with which options;
-* :mod:`~tritonlint.lsp.actions`: code actions (fixes, suppressions, fix all);
-* :mod:`~tritonlint.lsp.server`: the server and its handlers.
+* :mod:`~tritonlint.lsp.state`: the server's state: its engine workspaces, checks, and
+  diagnostics published or pulled;
+* :mod:`~tritonlint.lsp.handlers`: the life cycle, documents and pulled diagnostics;
+* :mod:`~tritonlint.lsp.code_actions` (the request) and :mod:`~tritonlint.lsp.actions` (the
+  actions: fixes, suppressions, fix all);
+* :mod:`~tritonlint.lsp.features` (completion, hover, navigation, ...),
+  :mod:`~tritonlint.lsp.formatting` and :mod:`~tritonlint.lsp.custom_requests`: the editor
+  features;
+* :mod:`~tritonlint.lsp.server`: the server assembled, every handler registered on it;
+* :mod:`~tritonlint.lsp.pygls_adapter`: every use of pygls' private members
+  (docs/pygls-notes.md).
 
 pygls is imported only here, when the server runs.
 """

@@ -24,7 +24,7 @@ from lsprotocol import types
 from tritonlint.diagnostics import Diagnostic, FileMove, TextEdit
 from tritonlint.fixing.moves import move_refusal
 from tritonlint.format.api import line_edits
-from tritonlint.lsp.positions import Positions
+from tritonlint.lsp.positions import Positions, insertion
 
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.tritonlint"
 
@@ -85,7 +85,7 @@ def disable_line(shown: Shown, text: str, positions: Positions, uri: str) -> typ
         indent = content[: len(content) - len(content.lstrip())]
         at = positions.at(start)
         new_text = f"{indent}{directive}{_newline(text)}"
-    edit = types.TextEdit(range=types.Range(start=at, end=at), new_text=new_text)
+    edit = insertion(at, new_text)
     return types.CodeAction(
         title=f"Disable {diagnostic.code} for this line",
         kind=types.CodeActionKind.QuickFix,
@@ -97,11 +97,8 @@ def disable_line(shown: Shown, text: str, positions: Positions, uri: str) -> typ
 def disable_file(shown: Shown, text: str, uri: str) -> types.CodeAction:
     """Silence the finding's rule in the whole file (and its model's folder)."""
     diagnostic, lsp_diagnostic = shown
-    start = types.Position(line=0, character=0)
-    edit = types.TextEdit(
-        range=types.Range(start=start, end=start),
-        new_text=f"# tritonlint: disable-file={diagnostic.code}{_newline(text)}",
-    )
+    top = types.Position(line=0, character=0)
+    edit = insertion(top, f"# tritonlint: disable-file={diagnostic.code}{_newline(text)}")
     return types.CodeAction(
         title=f"Disable {diagnostic.code} for this file",
         kind=types.CodeActionKind.QuickFix,
@@ -120,10 +117,7 @@ def fix_all(
     changes: dict[str, list[types.TextEdit]] = {}
     for path, (before, after) in sorted(changed.items()):
         positions = Positions(before, encoding)
-        changes[uri_of(path)] = [
-            types.TextEdit(range=positions.range(edit.span), new_text=edit.new_text)
-            for edit in line_edits(before, after)
-        ]
+        changes[uri_of(path)] = [positions.text_edit(edit) for edit in line_edits(before, after)]
     if not changes:
         return None
     return types.CodeAction(
@@ -141,9 +135,7 @@ def _workspace_edit(
         converter = positions(path)
         if converter is None:
             return None  # a file that cannot be read: the fix is all or nothing
-        changes[uri_of(path)] = [
-            types.TextEdit(range=converter.range(e.span), new_text=e.new_text) for e in edits
-        ]
+        changes[uri_of(path)] = [converter.text_edit(edit) for edit in edits]
     return types.WorkspaceEdit(changes=changes) if changes else None
 
 

@@ -28,7 +28,7 @@ from tritonlint.lsp.uris import path_of
 from tritonlint.schema.releases import available_releases, container_release
 
 if TYPE_CHECKING:
-    from tritonlint.lsp.server import TritonLintServer
+    from tritonlint.lsp.state import TritonLintServer
 
 STATUS = "tritonlint/status"
 RELEASES = "tritonlint/releases"

@@ -5,7 +5,8 @@ pygls' ``TextDocument`` splits lines with ``str.splitlines``, which also breaks 
 ``\\n``, ``\\r\\n`` and ``\\r``. An incremental change after such a character would be applied
 lines away from where the editor made it. The documents here split lines as LSP does, and
 apply a change through :class:`~tritonlint.lsp.positions.Positions` (which also puts a
-position past a line's end at that end, where pygls puts it one character before).
+position past a line's end at that end, where pygls puts it one character before on a last
+line without a line end). docs/pygls-notes.md describes both for pygls.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from lsprotocol import types
-from pygls.workspace import TextDocument, Workspace
 
 from tritonlint.lsp.positions import LINE_END, Positions
+from tritonlint.lsp.pygls_adapter import AdaptedDocument, AdaptedWorkspace
 
 
-class Document(TextDocument):
+class Document(AdaptedDocument):
     """A text document whose lines end where LSP ends them."""
 
     @property
@@ -31,30 +32,13 @@ class Document(TextDocument):
         ends = [*starts[1:], len(source)]
         return tuple(source[start:end] for start, end in zip(starts, ends, strict=True))
 
-    def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
-        source = self.source
+    def offsets(self, span: types.Range) -> tuple[int, int]:
         encoding = self.position_codec.encoding or types.PositionEncodingKind.Utf16
-        positions = Positions(source, types.PositionEncodingKind(encoding))
-        start = positions.offset(change.range.start)
-        end = max(start, positions.offset(change.range.end))
-        self._source = source[:start] + change.text + source[end:]
+        positions = Positions(self.source, types.PositionEncodingKind(encoding))
+        return positions.offset(span.start), positions.offset(span.end)
 
 
-class Documents(Workspace):
+class Documents(AdaptedWorkspace):
     """pygls' workspace, holding :class:`Document`\\ s."""
 
-    def _create_text_document(
-        self,
-        doc_uri: str,
-        source: str | None = None,
-        version: int | None = None,
-        language_id: str | None = None,
-    ) -> TextDocument:
-        return Document(
-            doc_uri,
-            source=source,
-            version=version,
-            language_id=language_id,
-            sync_kind=self._sync_kind,
-            position_codec=self.position_codec,
-        )
+    document_class = Document

@@ -1,5 +1,6 @@
 """The editor features: completion, hover, navigation, rename, outline, folding, tokens,
-inlay hints, links and range formatting, answered by :mod:`tritonlint.editor`.
+inlay hints and links, answered by :mod:`tritonlint.editor` (formatting is
+:mod:`tritonlint.lsp.formatting`'s).
 
 Each request reads the editor's current text of the document as the engine workspace of its
 repository has it parsed and bound (the same document its checks read: a request does not
@@ -28,13 +29,13 @@ from tritonlint.editor.symbols import symbols
 from tritonlint.editor.tokens import semantic_tokens
 from tritonlint.edits import quote
 from tritonlint.lsp import answers
-from tritonlint.lsp.positions import Positions
+from tritonlint.lsp.positions import Positions, contains
 from tritonlint.lsp.projects import Project
 from tritonlint.lsp.uris import path_of
 from tritonlint.schema.releases import Schema, load_schema
 
 if TYPE_CHECKING:
-    from tritonlint.lsp.server import TritonLintServer
+    from tritonlint.lsp.state import TritonLintServer
 
 _Params = TypeVar("_Params")
 _Answer = TypeVar("_Answer")
@@ -77,7 +78,7 @@ def request(ls: TritonLintServer, uri: str) -> Request | None:
     if path is None:
         return None
     project = ls.projects.for_file(path)
-    text = ls.workspace.get_text_document(uri).source
+    text = ls.text_of(uri)
     schema = load_schema(project.workspace.options.triton_version)
     document = project.workspace.document(path)
     source: Source = document if document.text == text else text
@@ -245,39 +246,10 @@ def hints(ls: TritonLintServer, params: types.InlayHintParams) -> list[types.Inl
     return [
         answers.inlay_hint(hint, found.positions)
         for hint in inlay_hints(found.source, found.schema)
-        if _within(found.positions.position(hint.position.line, hint.position.column), params.range)
+        if contains(
+            params.range, found.positions.position(hint.position.line, hint.position.column)
+        )
     ]
-
-
-@answering
-def range_formatting(
-    ls: TritonLintServer, params: types.DocumentRangeFormattingParams
-) -> list[types.TextEdit]:
-    """The formatter's edits that touch a line of the range, each whole.
-
-    The formatter's edits replace whole lines, and a line's formatted text depends on what
-    encloses it (its indentation), so an edit is taken entire or not at all: the result is
-    always text the formatter itself would write, and an edit that covers lines both in and
-    out of the range changes those out of it too.
-    """
-    from tritonlint.format.api import Refusal, format_edits
-
-    found = request(ls, params.text_document.uri)
-    if found is None:
-        return []
-    edits = format_edits(found.text)
-    if isinstance(edits, Refusal):
-        ls.log(f"{found.uri}: not formatted: {edits.message}", types.MessageType.Warning)
-        return []
-    first, last = _lines(params.range)
-    taken = []
-    for edit in edits:
-        start, end = _lines(found.positions.range(edit.span))
-        if start <= last and first <= end:
-            taken.append(
-                types.TextEdit(range=found.positions.range(edit.span), new_text=edit.new_text)
-            )
-    return taken
 
 
 # -- helpers -----------------------------------------------------------------------------------
@@ -316,22 +288,6 @@ def _rename_places(found: Request, line: int, column: int) -> list[Place]:
     return list(dict.fromkeys(places))
 
 
-def _lines(span: types.Range) -> tuple[int, int]:
-    """The first and last line a range touches (a range ending at a line's start does not
-    touch that line; an empty one touches its line)."""
-    end = span.end.line
-    if span.end.character == 0 and end > span.start.line:
-        end -= 1
-    return span.start.line, end
-
-
-def _within(position: types.Position, span: types.Range) -> bool:
-    def key(place: types.Position) -> tuple[int, int]:
-        return (place.line, place.character)
-
-    return key(span.start) <= key(position) <= key(span.end)
-
-
 def register(server: TritonLintServer) -> None:
     """Serve the editor features on ``server``."""
     features: list[tuple[str, Any, Callable[..., Any]]] = [
@@ -354,7 +310,6 @@ def register(server: TritonLintServer) -> None:
             tokens,
         ),
         (types.TEXT_DOCUMENT_INLAY_HINT, None, hints),
-        (types.TEXT_DOCUMENT_RANGE_FORMATTING, None, range_formatting),
     ]
     for method, options, handler in features:
         server.feature(method, options)(handler)

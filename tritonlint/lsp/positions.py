@@ -10,7 +10,8 @@ A character outside the Basic Multilingual Plane (an emoji) is one code point, t
 code units and four UTF-8 bytes.
 
 Places are converted through offsets, so the two ways of counting lines never meet: an
-engine place becomes an offset, an offset an LSP position, and back.
+engine place becomes an offset, an offset an LSP position, and back. LSP ranges are compared
+here too (:func:`overlaps`, :func:`contains`, :func:`lines_touched`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from bisect import bisect_right
 
 from lsprotocol import types
 
+from tritonlint.diagnostics import TextEdit
 from tritonlint.span import Span
 
 #: What ends a line for LSP.
@@ -88,6 +90,10 @@ class Positions:
     def range(self, span: Span) -> types.Range:
         return types.Range(start=self.at(span.start), end=self.at(span.end))
 
+    def text_edit(self, edit: TextEdit) -> types.TextEdit:
+        """An engine edit of this text as an LSP one."""
+        return types.TextEdit(range=self.range(edit.span), new_text=edit.new_text)
+
     def position(self, line: int, column: int) -> types.Position:
         """The LSP position of the engine's (1-based line, 1-based code-point column); a
         column past the line's end is at its end."""
@@ -111,3 +117,34 @@ class Positions:
         """The end of LSP line ``line`` (0-based), before its line end."""
         line = min(max(line, 0), len(self._starts) - 1)
         return self.at(self._content_end(line))
+
+
+# -- LSP ranges --------------------------------------------------------------------------------
+
+
+def _key(position: types.Position) -> tuple[int, int]:
+    return (position.line, position.character)
+
+
+def overlaps(one: types.Range, other: types.Range) -> bool:
+    """Whether two ranges share a position (ranges that only touch do)."""
+    return _key(one.start) <= _key(other.end) and _key(other.start) <= _key(one.end)
+
+
+def contains(span: types.Range, position: types.Position) -> bool:
+    """Whether ``position`` is in ``span``, its ends included."""
+    return _key(span.start) <= _key(position) <= _key(span.end)
+
+
+def insertion(at: types.Position, text: str) -> types.TextEdit:
+    """An edit that inserts ``text`` at ``at``."""
+    return types.TextEdit(range=types.Range(start=at, end=at), new_text=text)
+
+
+def lines_touched(span: types.Range) -> tuple[int, int]:
+    """The first and last line a range touches (a range ending at a line's start does not
+    touch that line; an empty one touches its line)."""
+    end = span.end.line
+    if span.end.character == 0 and end > span.start.line:
+        end -= 1
+    return span.start.line, end

@@ -4,7 +4,8 @@ pygls 2.1 files the future of a notification handled by a generator (its own ``d
 ``didChange``, ``didSave``, ``didClose`` handlers) or by a coroutine under a fresh id in the
 table of requests in flight, and only a request's response takes it out again: a server kept
 two futures per keystroke forever (about 2 KiB each). This protocol takes out those of
-notifications once they are done.
+notifications once they are done (through :mod:`~tritonlint.lsp.pygls_adapter`, as every
+use of pygls' private members).
 
 Its workspace holds :class:`~tritonlint.lsp.documents.Document`\\ s, whose lines end where
 LSP ends them (pygls' own split them where ``str.splitlines`` does).
@@ -22,14 +23,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Generator
-from concurrent.futures import Future
 from typing import Any, TypeGuard
 
 from cattrs import transform_error
 from cattrs.errors import ClassValidationError
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException
-from pygls.protocol import LanguageServerProtocol
 from pygls.protocol.json_rpc import (
     JsonRPCNotification,
     JsonRPCRequestMessage,
@@ -38,61 +36,25 @@ from pygls.protocol.json_rpc import (
 from pygls.protocol.language_server import lsp_method
 
 from tritonlint.lsp.documents import Documents
+from tritonlint.lsp.pygls_adapter import AdaptedProtocol
 from tritonlint.lsp.stdio import shown
 
 
-class Protocol(LanguageServerProtocol):
+class Protocol(AdaptedProtocol):
+    documents_class = Documents
+
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(
         self, params: types.InitializeParams
     ) -> Generator[Any, Any, types.InitializeResult]:
-        """pygls' initialisation, with its workspace replaced by :class:`Documents` as soon
-        as it is made (before the server's own handler runs, and before any document).
+        """pygls' initialisation (with :class:`Documents`, see :class:`AdaptedProtocol`).
 
         A client that pulls diagnostics but cannot be asked to pull again is not offered
         pulling (see :func:`pulls`): it is sent every file's diagnostics instead."""
-        steps = super().lsp_initialize(params)
-        value: Any = None
-        while True:
-            try:
-                step = steps.send(value)
-            except StopIteration as done:
-                self._hold_documents()
-                result: types.InitializeResult = done.value
-                if not pulls(params.capabilities):
-                    result.capabilities.diagnostic_provider = None
-                return result
-            self._hold_documents()
-            value = yield step
-
-    def _hold_documents(self) -> None:
-        made = self._workspace
-        if made is not None and not isinstance(made, Documents):
-            self._workspace = Documents(
-                made.root_uri,
-                self._server._text_document_sync_kind,
-                list(made.folders.values()),
-                made.position_encoding,
-            )
-
-    def _handle_notification(self, method_name: str, params: Any) -> None:
-        futures = self._request_futures
-        before = set(futures)
-        super()._handle_notification(method_name, params)
-        for key in set(futures) - before:
-            futures[key].add_done_callback(self._forget(key))
-
-    def _forget(self, key: Any) -> Callable[[Future[Any]], None]:
-        def forget(future: Future[Any]) -> None:
-            # One cancelled was cancelled by shutdown, which goes through the table meanwhile.
-            if not future.cancelled():
-                self._request_futures.pop(key, None)
-
-        return forget
-
-    def _handle_cancel_notification(self, msg_id: Any) -> None:
-        if msg_id in self._request_futures:
-            super()._handle_cancel_notification(msg_id)
+        result = yield from super().lsp_initialize(params)
+        if not pulls(params.capabilities):
+            result.capabilities.diagnostic_provider = None
+        return result
 
     # -- reading the client's messages ------------------------------------------------------
 
@@ -122,7 +84,7 @@ class Protocol(LanguageServerProtocol):
         try:
             self.handle_message(message)
         except Exception as error:  # a handler failed: the server's error
-            self._server._report_server_error(error, JsonRpcException)
+            self.report_handler_error(error)
         return True
 
     def _structured(self, data: dict[str, Any]) -> Any:
@@ -135,10 +97,10 @@ class Protocol(LanguageServerProtocol):
             elif "method" in data:
                 kind = self.get_message_type(data["method"]) or JsonRPCRequestMessage
             else:
-                kind = self._result_types.pop(data["id"], None) or JsonRPCResponseMessage
+                kind = self.response_type(data["id"]) or JsonRPCResponseMessage
         else:
             kind = self.get_message_type(data.get("method", "")) or JsonRPCNotification
-        return self._converter.structure(data, kind)
+        return self.structure(data, kind)
 
     def _refuse(self, data: dict[str, Any], why: str, skipped: Callable[[str], None]) -> None:
         """Answer a request that cannot be read with InvalidParams; skip anything else."""
@@ -148,7 +110,7 @@ class Protocol(LanguageServerProtocol):
                 code=types.ErrorCodes.InvalidParams,
                 message=f"invalid params for {method}: {why}",
             )
-            self._send_response(msg_id, error=error)
+            self.send_error(msg_id, error)
         elif isinstance(method, str) and "id" not in data:
             skipped(f"a {method} notification with invalid params: {why}")
         else:
