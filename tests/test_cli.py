@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from helpers import ONNX_MODEL, make_tree, model
 
-from tritonlint import cli
+from tritonlint.cli import check as cli
 from tritonlint.cli import main
 from tritonlint.rules.registry import all_rules
 

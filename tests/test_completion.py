@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tritonlint.cli import _parser, main
+from tritonlint.cli import main
+from tritonlint.cli.dispatch import _parser
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The command that prints a script, as a shell runs it.

@@ -70,7 +70,8 @@ def test_a_lint_reported_to_a_pipe_loads_no_report_it_does_not_print(tmp_path: P
     assert modules & {*REPORT_MODULES.values(), "tritonlint.report.statistics"} == set()
     # A config file is no folder to search for repositories: git is not asked.
     assert (
-        modules & {"subprocess", "tritonlint.repository.discovery", "tritonlint.completion"}
+        modules
+        & {"subprocess", "tritonlint.repository.discovery", "tritonlint.cli.shell_completion"}
         == set()
     )
 

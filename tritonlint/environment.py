@@ -12,6 +12,8 @@ import math
 import os
 import re
 
+from tritonlint.usage import UsageError
+
 #: Worker processes of a check (``1``: stay in one process; ``0`` or unset: one per core).
 JOBS = "TRITONLINT_JOBS"
 #: How long the language server waits after an edit before checking, in milliseconds.
@@ -26,7 +28,7 @@ _WHOLE = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"[0-9]+(\.[0-9]*)?|\.[0-9]+")
 
 
-class EnvironmentSettingError(ValueError):
+class EnvironmentSettingError(UsageError, ValueError):
     """An environment variable whose value tritonlint cannot use: a usage error."""
 
 

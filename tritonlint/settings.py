@@ -47,13 +47,14 @@ from tritonlint.diagnostics import Severity
 from tritonlint.paths import is_file_here, is_folder_here
 from tritonlint.report.printable import shown_path
 from tritonlint.schema.releases import resolve_release
+from tritonlint.usage import UsageError
 
 #: The settings file of its own, checked before ``pyproject.toml`` in each folder.
 SETTINGS_FILE = ".tritonlint.toml"
 PYPROJECT = "pyproject.toml"
 
 
-class SettingsError(ValueError):
+class SettingsError(UsageError, ValueError):
     """A settings file tritonlint cannot use: reported as a usage error (exit status 2)."""
 
 

@@ -714,6 +714,37 @@ def test_report_formats(
         assert "title=TL030 smoke-load-failed" in text
 
 
+def test_in_github_actions_the_report_is_annotations_unless_a_format_is_asked_for(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    repo = _repo(tmp_path / "models", {"bad": REFUSED, "good": GOOD})
+    monkeypatch.setenv("GITHUB_ACTIONS", "true")
+    assert main(["smoke", "--server", str(fake_server.path), str(repo)]) == 1
+    assert capsys.readouterr().out.startswith("::error file=")
+    assert main(["smoke", "--server", str(fake_server.path), "--format", "text", str(repo)]) == 1
+    assert "::error" not in capsys.readouterr().out
+
+
+def test_a_report_that_cannot_be_written_is_a_usage_error(
+    fake_server: FakeServer,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    repo = _repo(tmp_path / "models", {"good": GOOD})
+    output = tmp_path / "no-such-folder" / "report.json"
+    server = ["--server", str(fake_server.path)]
+    assert main(["smoke", *server, "--format", "json", "-o", str(output), str(repo)]) == 2
+    error = capsys.readouterr().err
+    assert "tritonlint: error: cannot write the report to" in error
+    assert "no-such-folder" in error and "Traceback" not in error
+    assert not output.exists()
+
+
 # -- check --smoke -----------------------------------------------------------------------------
 
 

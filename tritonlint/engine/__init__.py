@@ -4,12 +4,13 @@
   in an editor; :meth:`Workspace.check` re-checks what changed since the last check.
 * :func:`lint_paths` checks the paths a user names (the command line's whole job);
   :func:`lint_text` checks a config's text as if it were a file (standard input).
-* :class:`LintOptions` says what to report; the engine never reads settings files, prints or
-  touches the terminal.
+* :class:`LintOptions` says what to report (:func:`options_from_settings`: a settings file's
+  with a front end's over them); the engine never reads settings files, prints or touches the
+  terminal.
 """
 
 from tritonlint.engine.batch import LintResult, lint_paths, lint_text, workspace_for
-from tritonlint.engine.options import LintOptions
+from tritonlint.engine.options import LintOptions, options_from_settings
 from tritonlint.engine.workspace import CheckResult, Workspace
 
 __all__ = [
@@ -19,5 +20,6 @@ __all__ = [
     "Workspace",
     "lint_paths",
     "lint_text",
+    "options_from_settings",
     "workspace_for",
 ]

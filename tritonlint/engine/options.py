@@ -1,4 +1,6 @@
-"""What a check is asked for: the target release, and which findings to report and how."""
+"""What a check is asked for: the target release, and which findings to report and how; and
+how a settings file and what a front end was told (the command line's options, the editor's
+settings) make them."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from pathlib import Path
 from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.rules.base import Rule
 from tritonlint.rules.registry import all_rules
-from tritonlint.settings import PathPatterns, rule_matches
+from tritonlint.settings import PathPatterns, Settings, rule_matches
 
 
 @dataclass(frozen=True)
@@ -89,3 +91,31 @@ class LintOptions:
             ):
                 continue
             yield diagnostic.with_severity(self.severity_of(diagnostic))
+
+
+def options_from_settings(
+    settings: Settings,
+    release: str,
+    *,
+    select: tuple[str, ...] | None = None,
+    extend_select: tuple[str, ...] = (),
+    ignore: tuple[str, ...] = (),
+    follow_outside_links: bool = False,
+) -> LintOptions:
+    """The options of a settings file with a front end's over them (the command line's or the
+    editor's): ``select`` (None: not given) replaces the file's select *and* extend-select;
+    ``extend_select`` and ``ignore`` add to the file's. ``release`` is the resolved target
+    release: what is done with one that cannot be resolved is the front end's choice."""
+    if select is None:
+        select, extend_select = settings.select, settings.extend_select + extend_select
+    return LintOptions(
+        select=select,
+        ignore=settings.ignore + ignore,
+        triton_version=release,
+        extend_select=extend_select,
+        per_file_ignores=settings.per_file_ignores,
+        severity=settings.severity,
+        exclude=settings.exclude,
+        root=settings.root,
+        follow_outside_links=follow_outside_links,
+    )

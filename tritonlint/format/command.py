@@ -20,7 +20,8 @@ from tritonlint.format.api import Formatted, Refusal, format_text
 from tritonlint.format.files import config_files, decode_text, read_text
 from tritonlint.report.printable import shown_path
 from tritonlint.rewrite import unified_diff, write_in_place
-from tritonlint.settings import PathPatterns, SettingsError, load_settings
+from tritonlint.settings import PathPatterns, load_settings
+from tritonlint.usage import UsageError
 
 #: The name standard input is reported as, without ``--stdin-filename``.
 STDIN_NAME = "<stdin>"
@@ -43,16 +44,13 @@ class _Tally:
         return EXIT_FINDINGS if check and self.changed else EXIT_CLEAN
 
 
-class FormatUsageError(Exception):
-    """A mistake in how ``tritonlint format`` was called."""
-
-
 def run_format(args: argparse.Namespace) -> int:
-    """Run ``tritonlint format`` with its parsed arguments; raises FormatUsageError."""
+    """Run ``tritonlint format`` with its parsed arguments; raises UsageError (a bad settings file
+    is one)."""
     dash = [path for path in args.paths if str(path) == "-"]
     if dash or args.stdin_filename is not None:
         if len(args.paths) > len(dash) or len(dash) > 1:
-            raise FormatUsageError(
+            raise UsageError(
                 "standard input is formatted on its own: give - or --stdin-filename, no other path"
             )
         name = shown_path(args.stdin_filename) if args.stdin_filename else STDIN_NAME
@@ -77,10 +75,7 @@ def _format_stdin(name: str, check: bool, diff: bool) -> int:
 
 
 def _format_paths(paths: Sequence[Path], check: bool, diff: bool, follow: bool = False) -> int:
-    try:
-        settings = load_settings(paths[0] if paths else Path("."))
-    except SettingsError as error:
-        raise FormatUsageError(str(error)) from None
+    settings = load_settings(paths[0] if paths else Path("."))
     repositories = settings.repository_paths
     named = list(paths) or repositories or [Path(".")]
     excluded = PathPatterns(settings.exclude, settings.root)

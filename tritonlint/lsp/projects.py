@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tritonlint.engine import LintOptions, Workspace
+from tritonlint.engine import LintOptions, Workspace, options_from_settings
 from tritonlint.repository.walker import text_source
 from tritonlint.schema.releases import resolve_release
 from tritonlint.settings import Settings, SettingsError, load_settings
@@ -101,24 +101,14 @@ class Projects:
     def options(self, start: Path) -> LintOptions:
         """The options for what is at ``start``: its settings file's, the editor's over them."""
         settings = self._settings(start)
-        select, extend_select = settings.select, settings.extend_select
-        if self.editor.select:
-            select, extend_select = self.editor.select, ()
         requested = self.editor.triton_version or settings.triton_version
         try:
             release = resolve_release(requested)
         except ValueError as error:
             self._problem(f"tritonlint.tritonVersion: {error}")
             release = resolve_release(settings.triton_version)
-        return LintOptions(
-            select=select,
-            ignore=settings.ignore + self.editor.ignore,
-            triton_version=release,
-            extend_select=extend_select,
-            per_file_ignores=settings.per_file_ignores,
-            severity=settings.severity,
-            exclude=settings.exclude,
-            root=settings.root,
+        return options_from_settings(
+            settings, release, select=self.editor.select or None, ignore=self.editor.ignore
         )
 
     def _repository(self, root: Path) -> Project:

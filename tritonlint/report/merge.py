@@ -28,9 +28,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from tritonlint.report.printable import json_text
+from tritonlint.usage import UsageError
 
 
-class MergeError(Exception):
+class MergeError(UsageError):
     """Reports that cannot be merged (unreadable, of no known format, of mixed formats)."""
 
 

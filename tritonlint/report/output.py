@@ -10,9 +10,10 @@ from pathlib import Path
 
 from tritonlint.report.printable import shown_path
 from tritonlint.rewrite import write_file
+from tritonlint.usage import UsageError
 
 
-class ReportNotWritten(Exception):
+class ReportNotWritten(UsageError):
     """The report file could not be written: a usage error of the command that was asked to."""
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -34,8 +33,8 @@ from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.engine import LintOptions, LintResult
 from tritonlint.exit_status import EXIT_USAGE, exit_status
 from tritonlint.paths import display_path
-from tritonlint.report.formats import render_report
-from tritonlint.report.output import ReportNotWritten, deliver, write_report
+from tritonlint.report.formats import chosen_format, render_report
+from tritonlint.report.output import deliver, write_report
 from tritonlint.report.text_report import render_text
 from tritonlint.rules.registry import by_code
 from tritonlint.smoke.mapping import in_folder
@@ -122,17 +121,10 @@ def terminate_as_interrupt() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def _format(args: argparse.Namespace) -> str:
-    chosen: str = args.format or (
-        "github" if os.environ.get("GITHUB_ACTIONS") == "true" else "text"
-    )
-    return chosen
-
-
 def run_smoke_command(args: argparse.Namespace, console: Console) -> int:
     """``tritonlint smoke REPO``."""
     errors = Console(stderr=True, highlight=False)
-    report_format = _format(args)
+    report_format = chosen_format(args.format)
     try:
         shard = shard_from(args.shard)
     except ShardError as error:
@@ -145,10 +137,7 @@ def run_smoke_command(args: argparse.Namespace, console: Console) -> int:
             errors.print(f"tritonlint: error: {error}", style="bold red", markup=False)
             return EXIT_USAGE
     diagnostics = sorted(result.diagnostics, key=lambda d: d.sort_key)
-    try:
-        _send_report(console, args.output, report_format, result, diagnostics)
-    except ReportNotWritten as error:
-        raise SmokeUsageError(str(error)) from None
+    _send_report(console, args.output, report_format, result, diagnostics)
     if report_format != "text":
         show_smoke(errors, [result], diagnostics, with_findings=False)
     return exit_status(diagnostics, args.fail_on, args.exit_zero)

@@ -10,13 +10,14 @@ import argparse
 from pathlib import Path
 
 from tritonlint.exit_status import add_fail_options
+from tritonlint.report.formats import DEFAULT_FORMAT_HELP, SMOKE_FORMATS
+from tritonlint.usage import UsageError
 
-FORMATS = ("text", "json", "sarif", "github", "junit")
 DEFAULT_TIMEOUT = 120.0
 DEFAULT_INFER_TIMEOUT = 30.0
 
 
-class SmokeUsageError(Exception):
+class SmokeUsageError(UsageError):
     """The smoke stage was asked for something it cannot do (a usage error, exit status 2)."""
 
 
@@ -156,9 +157,9 @@ def add_smoke_command(commands: argparse._SubParsersAction) -> argparse.Argument
     smoke.add_argument("repository", type=Path, metavar="REPO")
     smoke.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=SMOKE_FORMATS,
         default=None,
-        help="how to report (default: github when GITHUB_ACTIONS=true, else text); json is an "
+        help=f"how to report (default: {DEFAULT_FORMAT_HELP}); json is an "
         "object with the server, every model's status and the findings",
     )
     smoke.add_argument(

@@ -1,0 +1,160 @@
+"""The parser of the ``tritonlint`` command line, and :func:`main`, which runs the command it
+names: the one place where a :class:`~tritonlint.usage.UsageError` becomes one line on
+standard error and exit status 2, and an unexpected exception a report of a bug."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from tritonlint import __version__
+from tritonlint.cli.check import run_check
+from tritonlint.cli.check_options import add_check_command
+from tritonlint.cli.report_merge import add_report_command, run_report_merge
+from tritonlint.cli.rules_explain import (
+    add_explain_command,
+    add_rules_command,
+    run_explain,
+    run_rules,
+)
+from tritonlint.exit_status import EXIT_CLEAN, EXIT_USAGE
+from tritonlint.format.options import add_format_command
+from tritonlint.report.console import reader_may_leave, rich_console
+from tritonlint.smoke.options import add_smoke_command
+from tritonlint.usage import UsageError
+
+_COMMANDS = ("check", "format", "rules", "explain", "smoke", "report", "completion", "lsp")
+#: The shells `tritonlint completion` writes a script for (tritonlint/cli/shell_completion.py).
+SHELLS = ("bash", "zsh", "fish")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="tritonlint",
+        description="Lint NVIDIA Triton Inference Server model repositories.",
+    )
+    parser.add_argument("--version", action="version", version=f"tritonlint {__version__}")
+    commands = parser.add_subparsers(dest="command")
+    add_check_command(commands)
+    add_smoke_command(commands)
+    add_report_command(commands)
+    add_format_command(commands)
+    add_rules_command(commands)
+    lsp = commands.add_parser(
+        "lsp",
+        help="run the language server (for editors; see docs/editors.md)",
+        description="Serve the Language Server Protocol on standard input and output.",
+    )
+    lsp.add_argument(
+        "--stdio", action="store_true", help="talk over standard input and output (the default)"
+    )
+    add_explain_command(commands)
+    completion = commands.add_parser(
+        "completion",
+        help="print a shell completion script",
+        description="Print the completion script of tritonlint for a shell. bash: "
+        "`source <(tritonlint completion bash)` (in ~/.bashrc); zsh: "
+        "`source <(tritonlint completion zsh)` (in ~/.zshrc, after compinit); fish: "
+        "`tritonlint completion fish > ~/.config/fish/completions/tritonlint.fish`.",
+    )
+    completion.add_argument("shell", choices=SHELLS, metavar="SHELL", help="bash, zsh or fish")
+    return parser
+
+
+def _completion(parser: argparse.ArgumentParser, shell: str) -> int:
+    from tritonlint.cli.shell_completion import completion_script
+    from tritonlint.rules.registry import all_rules
+
+    codes = [rule.code for rule in all_rules()]
+    with reader_may_leave():
+        print(completion_script(parser, shell, "check", {"explain": codes}), end="")
+    return EXIT_CLEAN
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Run the command ``args`` name; raises UsageError."""
+    if args.command == "rules":
+        return run_rules(args)
+    if args.command == "explain":
+        return run_explain(args.code)
+    if args.command == "completion":
+        return _completion(parser, args.shell)
+    if args.command == "report":
+        return run_report_merge(args)
+    if args.command == "lsp":
+        from tritonlint.lsp.server import main as serve
+
+        return serve()
+    if args.command == "check":
+        return run_check(args)
+    if args.command == "format":
+        from tritonlint.format.command import run_format
+
+        return run_format(args)
+    if args.command == "smoke":
+        from tritonlint.smoke.command import run_smoke_command
+
+        return run_smoke_command(args, rich_console())
+    parser.print_help()
+    return EXIT_USAGE
+
+
+def _misspelt_command(arguments: Sequence[str]) -> str | None:
+    """What to say when the first argument is no path but close to a command's name."""
+    if not arguments or arguments[0] in _COMMANDS or arguments[0].startswith("-"):
+        return None
+    first = arguments[0]
+    if os.path.lexists(first):
+        return None
+    import difflib
+
+    close = difflib.get_close_matches(first, _COMMANDS, n=1, cutoff=0.6)
+    if not close:
+        return None
+    return f"{first!r} is neither a command nor a path; did you mean {close[0]!r}?"
+
+
+def _implies_check(arguments: Sequence[str]) -> bool:
+    """Whether the command line means ``check`` without saying so: no argument at all, a
+    path (``-`` included) or an option of ``check`` first."""
+    if not arguments:
+        return True
+    first = arguments[0]
+    if first.startswith("-"):
+        return first not in ("-h", "--help", "--version")
+    return first not in _COMMANDS
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``tritonlint`` with ``argv`` (default: the process's arguments); the exit status."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    misspelt = _misspelt_command(arguments)
+    if misspelt is not None:
+        rich_console(stderr=True).print(f"tritonlint: error: {misspelt}", style="bold red")
+        return EXIT_USAGE
+    if _implies_check(arguments):
+        arguments.insert(0, "check")
+    parser = _parser()
+    try:
+        args = parser.parse_args(arguments)
+    except SystemExit as done:  # --help, --version, or a usage error already printed
+        return done.code if isinstance(done.code, int) else EXIT_USAGE
+    try:
+        return _run(parser, args)
+    except UsageError as error:
+        color = getattr(args, "color", "auto")
+        rich_console(color, stderr=True).print(f"tritonlint: error: {error}", style="bold red")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except Exception:
+        import traceback
+
+        errors = rich_console(stderr=True)
+        errors.print(
+            "tritonlint: internal error (this is a bug, please report it):", style="bold red"
+        )
+        errors.print(traceback.format_exc(), markup=False)
+        return EXIT_USAGE
