@@ -3,8 +3,8 @@
 The walker, the config loader, the parser, the binder, the dependency pass, the suppression
 pass and the smoke stage each report problems of a few fixed kinds. They name them with these
 members, so that a misspelt rule is a type error, not a lookup that fails at run time; the
-registry documents each member under its code (see ``tritonlint/rules/files.py`` and the other
-declaring packs).
+registry documents each member under its code (see ``tritonlint/rules/file_problems.py`` and
+the other declaring packs).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from tritonlint.editor.completion import field_detail
 from tritonlint.editor.context import CursorContext, MessagePath, Position, Source, locate
 from tritonlint.editor.descriptions import description
 from tritonlint.editor.ensemble import tensor_uses
-from tritonlint.editor.model_file import (
+from tritonlint.editor.model_tensors import (
     config_model_file,
     differences,
     entry_side,

@@ -8,7 +8,7 @@
   touches the terminal.
 """
 
-from tritonlint.engine.batch import LintResult, lint_paths, lint_text, workspace_for
+from tritonlint.engine.lint_paths import LintResult, lint_paths, lint_text, workspace_for
 from tritonlint.engine.options import LintOptions
 from tritonlint.engine.workspace import CheckResult, Workspace
 

@@ -14,14 +14,14 @@ from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic, FileMove
 from tritonlint.engine import LintOptions, LintResult, workspace_for
-from tritonlint.engine.batch import check_source
 from tritonlint.engine.checks import walk_diagnostics
+from tritonlint.engine.lint_paths import check_source
 from tritonlint.engine.outside import base_of
 from tritonlint.fixing.moves import make_moves
 from tritonlint.fixing.rounds import Applied, Refused, fix_workspace
 from tritonlint.paths import leaves
 from tritonlint.report.printable import shown_path
-from tritonlint.repository.walker import Source, plan
+from tritonlint.repository.walker import PlannedCheck, plan
 from tritonlint.rewrite import unified_diff, write_all
 from tritonlint.schema.releases import load_schema
 
@@ -124,7 +124,7 @@ def fix_paths(
     return run
 
 
-def _writable(source: Source, options: LintOptions) -> Callable[[Path], bool] | None:
+def _writable(source: PlannedCheck, options: LintOptions) -> Callable[[Path], bool] | None:
     """Which files of ``source`` fixes may write: not those that are symbolic links to
     outside its repository, unless ``options`` follow such links (then all: None)."""
     if options.follow_outside_links:
@@ -133,7 +133,7 @@ def _writable(source: Source, options: LintOptions) -> Callable[[Path], bool] | 
     return lambda path: not leaves(path, base)
 
 
-def _reads(source: Source, path: Path) -> bool:
+def _reads(source: PlannedCheck, path: Path) -> bool:
     """Whether checking ``source`` may read the file ``path``."""
     return path == source.file or (source.root is not None and path.is_relative_to(source.root))
 

@@ -15,7 +15,7 @@ from tritonlint.engine.model_check import can_fork, default_jobs
 from tritonlint.engine.options import LintOptions
 from tritonlint.engine.outside import base_of, guarded
 from tritonlint.engine.workspace import Workspace
-from tritonlint.repository.walker import Source, plan, text_source
+from tritonlint.repository.walker import PlannedCheck, plan, text_source
 from tritonlint.schema.releases import load_schema
 
 
@@ -32,7 +32,7 @@ class LintResult:
     texts: dict[Path, str] = field(default_factory=dict)
 
 
-def workspace_for(source: Source, options: LintOptions, jobs: int = 1) -> Workspace:
+def workspace_for(source: PlannedCheck, options: LintOptions, jobs: int = 1) -> Workspace:
     """The workspace that checks one planned source."""
     if source.file is not None:
         return Workspace(None, options, loose_file=source.file)
@@ -88,13 +88,13 @@ def lint_text(path: Path, text: str | bytes, options: LintOptions | None = None)
 
 
 def _lint_source(
-    source: Source, *, options: LintOptions, jobs: int
+    source: PlannedCheck, *, options: LintOptions, jobs: int
 ) -> tuple[list[Diagnostic], list[Path]]:
     return check_source(workspace_for(source, options, jobs), source, options)
 
 
 def check_source(
-    workspace: Workspace, source: Source, options: LintOptions, *, read_from_disk: bool = True
+    workspace: Workspace, source: PlannedCheck, options: LintOptions, *, read_from_disk: bool = True
 ) -> tuple[list[Diagnostic], list[Path]]:
     """What checking ``workspace`` found, and the models (or loose file) it checked.
 
@@ -125,8 +125,8 @@ def _spread(jobs: int, count: int) -> bool:
 
 
 def _map_sources(
-    work: Callable[[Source], tuple[list[Diagnostic], list[Path]]],
-    sources: list[Source],
+    work: Callable[[PlannedCheck], tuple[list[Diagnostic], list[Path]]],
+    sources: list[PlannedCheck],
     jobs: int,
 ) -> Iterable[tuple[list[Diagnostic], list[Path]]]:
     """``work`` over the sources in forked worker processes, each source whole in one."""

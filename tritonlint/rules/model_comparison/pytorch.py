@@ -19,7 +19,7 @@ from tritonlint.diagnostics import Severity
 from tritonlint.modelfiles.signature import TensorSpec
 from tritonlint.rules.base import rule
 from tritonlint.rules.context import Finding, ModelContext
-from tritonlint.rules.modelfile.view import ModelView, fed_inputs, model_view
+from tritonlint.rules.model_comparison.view import ModelView, fed_inputs, model_view
 
 _DELIMITER = "__"
 

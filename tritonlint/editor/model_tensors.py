@@ -3,9 +3,9 @@ entry names, and how the file declares it, for completion and hover.
 
 The file is the one the rules compare the config with, found the same way: the repository
 record of the config's model, the backend the server would complete for it, the newest
-version's model file (:func:`tritonlint.repository.model_files.model_file`, read once per file
-state). Where the rules read nothing (no file, an empty placeholder, a backend whose files are
-not read) the editor offers nothing from it either.
+version's model file (:func:`tritonlint.repository.backend_model_file.model_file`, read once
+per file state). Where the rules read nothing (no file, an empty placeholder, a backend whose
+files are not read) the editor offers nothing from it either.
 
 Entries are matched to the file's tensors as the backends match them: by name, except for
 TorchScript, whose inputs the PyTorch backend takes by ``forward``'s argument names when every
@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from tritonlint.editor.context import MessagePath
 from tritonlint.editor.tensors import shape_text
 from tritonlint.modelfiles.signature import ModelFileProblem, ModelSignature, TensorSpec
-from tritonlint.repository.autofill import complete
+from tritonlint.repository.backend_model_file import FORMAT_NAMES, ModelFile, model_file
 from tritonlint.repository.model import ModelFolder
-from tritonlint.repository.model_files import FORMAT_NAMES, ModelFile, model_file
-from tritonlint.rules.modelfile.pytorch import convention_index, takes_dictionary
+from tritonlint.repository.server_fill_in import complete
+from tritonlint.rules.model_comparison.pytorch import convention_index, takes_dictionary
 from tritonlint.schema.datatypes import INVALID
 
 if TYPE_CHECKING:
