@@ -59,7 +59,7 @@ class UsageError(Exception):
 
 
 def _split_codes(values: list[str] | None) -> tuple[str, ...]:
-    from tritonlint.settings import check_rule_selector
+    from tritonlint.selection import check_rule_selector
 
     codes = tuple(c.strip() for v in values or [] for c in v.split(",") if c.strip())
     for code in codes:

@@ -40,6 +40,14 @@ _FORMAT_OF_BACKEND = {
     "python": "python",
 }
 
+#: The backend that loads each format the readers read (a SavedModel: TensorFlow's).
+BACKEND_OF_FORMAT = {
+    "onnx": "onnxruntime",
+    "torchscript": "pytorch",
+    "savedmodel": "tensorflow",
+    "openvino": "openvino",
+}
+
 #: How each format is named to a user.
 FORMAT_NAMES = {
     "onnx": "ONNX",

@@ -17,17 +17,9 @@ from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 from tritonlint.modelfiles.signature import ModelSignature, TensorSpec
+from tritonlint.repository.backend_model_file import BACKEND_OF_FORMAT
 from tritonlint.rules.context import ModelContext
 from tritonlint.schema.source_map import Path as FieldPath
-
-#: The backend that loads each format the readers read (a SavedModel: TensorFlow's).
-BACKEND_OF_FORMAT = {
-    "onnx": "onnxruntime",
-    "torchscript": "pytorch",
-    "savedmodel": "tensorflow",
-    "openvino": "openvino",
-}
-
 
 #: The sequence controls whose tensors ONNX Runtime and PyTorch count among the model's inputs.
 _COUNTED_CONTROLS = frozenset(

@@ -31,7 +31,7 @@ import numpy as np
 import torch  # type: ignore[import-not-found,unused-ignore]
 import triton_python_backend_utils as pb_utils  # type: ignore[import-not-found]
 
-from tritonlint.rules.model_comparison.pytorch import convention_index
+from tritonlint.modelfiles.torchscript_names import convention_index
 
 BACKEND = "pytorch"
 DEFAULT_MODEL_FILENAME = "model.pt"
