@@ -14,16 +14,15 @@ other report formats.
 from __future__ import annotations
 
 import argparse
-import gc
 import io
 import os
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from tritonlint import __version__
+from tritonlint.cycle_collection import without_cycle_collection
 from tritonlint.environment import EnvironmentSettingError
 from tritonlint.exit_status import EXIT_CLEAN, EXIT_USAGE, add_fail_options, exit_status
 from tritonlint.format.options import add_format_command
@@ -306,25 +305,6 @@ def _fix_usage(args: argparse.Namespace, stdin: bool) -> None:
         raise UsageError("--diff writes nothing, so there is nothing new for --smoke to load")
 
 
-@contextmanager
-def _without_cycle_collection() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a one-shot run imports the engine and builds
-    its trees.
-
-    Importing and parsing create many small objects that live until the run ends and form
-    no cycles; the collector would scan them again and again (it tripled the time of a
-    large run). A long-lived process (the language server) keeps the collector running.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.freeze()  # what the run built is not scanned again, nor freed one by one
-            gc.enable()
-
-
 def lint_paths(
     paths: Sequence[Path], options: LintOptions, repositories: Sequence[Path] = ()
 ) -> LintResult:
@@ -342,7 +322,7 @@ def _check(args: argparse.Namespace) -> int:
     stdin = _reads_stdin(args)
     _fix_usage(args, stdin)
     fixes: FixRun | None = None
-    with _without_cycle_collection():
+    with without_cycle_collection():
         options, report_format, settings = _check_options(args)
         if stdin:
             from tritonlint.engine import lint_text

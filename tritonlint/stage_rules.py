@@ -50,18 +50,3 @@ class StageRule(str, Enum):
     DUPLICATE_MAP_KEY = "duplicate-map-key"
     # ensembles: the dependency pass after the rules
     ENSEMBLE_COMPOSING_MODEL_REFUSED = "ensemble-composing-model-refused"
-
-    @property
-    def is_syntax(self) -> bool:
-        """Whether the problem leaves the text's structure uncertain (the parser's kinds)."""
-        return self in _SYNTAX
-
-
-_SYNTAX = frozenset(
-    {
-        StageRule.SYNTAX_ERROR,
-        StageRule.TEMPLATE_PLACEHOLDER,
-        StageRule.JSON_CONFIG,
-        StageRule.PYTHON_SOURCE,
-    }
-)
