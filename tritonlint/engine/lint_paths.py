@@ -1,5 +1,10 @@
 """Check the paths a user names (repositories, model folders, config files, all at once), or a
-config's text read from elsewhere as if it were a file."""
+config's text read from elsewhere as if it were a file.
+
+The paths come to planned checks (:class:`~tritonlint.repository.walker.PlannedCheck`: a
+repository, some of its models, or a loose file), each checked through a workspace of its
+own; :func:`lint_plan` is that loop, for linting and for fixing alike.
+"""
 
 from __future__ import annotations
 
@@ -36,7 +41,7 @@ class LintResult:
 
 
 def workspace_for(source: PlannedCheck, options: LintOptions, jobs: int = 1) -> Workspace:
-    """The workspace that checks one planned source."""
+    """The workspace that carries out one planned check."""
     if source.file is not None:
         return Workspace(None, options, loose_file=source.file)
     return Workspace(source.root, options, targets=source.targets, jobs=jobs)
