@@ -12,7 +12,8 @@ import pytest
 from helpers import ONNX_MODEL, make_tree, model
 
 from tritonlint.cli import main
-from tritonlint.settings import PathPatterns, load_settings
+from tritonlint.selection import PathPatterns
+from tritonlint.settings import load_settings
 
 CONFIG = ONNX_MODEL["config.pbtxt"]
 assert isinstance(CONFIG, str)

@@ -74,7 +74,7 @@ def test_a_reader_that_fails_makes_its_file_unreadable(
 
     monkeypatch.chdir(tmp_path)
     two_models(tmp_path / "models")
-    monkeypatch.setattr("tritonlint.repository.model_files.read_python", failing)
+    monkeypatch.setattr("tritonlint.repository.backend_model_file.read_python", failing)
     status, findings = run_json(["models"], capsys)
     assert status == 1
     assert sorted((f["code"], f["path"], f["message"]) for f in findings) == [

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
 from typing import NoReturn
+
+from tritonlint.cycle_collection import without_cycle_collection
 
 
 def run() -> NoReturn:
@@ -20,11 +21,9 @@ def run() -> NoReturn:
     one. Where the output cannot be flushed (a closed pipe; the language server closes its
     standard output when the editor tells it to exit), the interpreter exits as usual.
     """
-    gc.disable()
-    from tritonlint.cli import main
+    with without_cycle_collection():
+        from tritonlint.cli import main
 
-    gc.freeze()
-    gc.enable()
     status = main()
     try:
         sys.stdout.flush()

@@ -23,11 +23,16 @@ if TYPE_CHECKING:
     from tritonlint.document import ConfigDocument, FileProblem
     from tritonlint.schema.releases import Schema
 
-#: The problems of the binder that protobuf's parser refuses a text for, besides a ``:``
-#: missing before a scalar (a syntax error), by kind: a non-repeated field given twice (a
-#: second value that replaces a default is given twice as well, though protobuf lets it by),
-#: and two members of a oneof.
+#: The problems a rewrite may not add, by kind: the parser's, which leave the text's structure
+#: uncertain (syntax); and those of the binder that protobuf's parser refuses a text for,
+#: besides a ``:`` missing before a scalar (a syntax error): a non-repeated field given twice
+#: (a second value that replaces a default is given twice as well, though protobuf lets it
+#: by), and two members of a oneof.
 _KINDS = {
+    StageRule.SYNTAX_ERROR: "syntax",
+    StageRule.TEMPLATE_PLACEHOLDER: "syntax",
+    StageRule.JSON_CONFIG: "syntax",
+    StageRule.PYTHON_SOURCE: "syntax",
     StageRule.DUPLICATE_FIELD: "twice",
     StageRule.OVERRIDDEN_FIELD: "twice",
     StageRule.ONEOF_CONFLICT: "oneof",
@@ -35,7 +40,7 @@ _KINDS = {
 
 
 def _kind(problem: FileProblem) -> str | None:
-    return "syntax" if problem.rule.is_syntax else _KINDS.get(problem.rule)
+    return _KINDS.get(problem.rule)
 
 
 def new_breakage(

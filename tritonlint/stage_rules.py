@@ -3,8 +3,8 @@
 The walker, the config loader, the parser, the binder, the dependency pass, the suppression
 pass and the smoke stage each report problems of a few fixed kinds. They name them with these
 members, so that a misspelt rule is a type error, not a lookup that fails at run time; the
-registry documents each member under its code (see ``tritonlint/rules/files.py`` and the other
-declaring packs).
+registry documents each member under its code (see ``tritonlint/rules/file_problems.py`` and
+the other declaring packs).
 """
 
 from __future__ import annotations
@@ -50,18 +50,3 @@ class StageRule(str, Enum):
     DUPLICATE_MAP_KEY = "duplicate-map-key"
     # ensembles: the dependency pass after the rules
     ENSEMBLE_COMPOSING_MODEL_REFUSED = "ensemble-composing-model-refused"
-
-    @property
-    def is_syntax(self) -> bool:
-        """Whether the problem leaves the text's structure uncertain (the parser's kinds)."""
-        return self in _SYNTAX
-
-
-_SYNTAX = frozenset(
-    {
-        StageRule.SYNTAX_ERROR,
-        StageRule.TEMPLATE_PLACEHOLDER,
-        StageRule.JSON_CONFIG,
-        StageRule.PYTHON_SOURCE,
-    }
-)

@@ -32,7 +32,7 @@ from tritonlint.document import ConfigDocument
 from tritonlint.edits import comment_span
 from tritonlint.rules.base import Rule
 from tritonlint.rules.registry import all_rules, by_stage
-from tritonlint.settings import rule_matches
+from tritonlint.selection import rule_matches
 from tritonlint.span import Span
 from tritonlint.stage_rules import StageRule
 from tritonlint.syntax.cst import Comment

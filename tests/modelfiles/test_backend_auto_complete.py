@@ -10,8 +10,8 @@ import pytest
 from google.protobuf import text_format
 
 from tritonlint.modelfiles.signature import ModelSignature, TensorSpec
-from tritonlint.repository.auto_complete import AutoCompletion, auto_complete
-from tritonlint.repository.model_files import ModelFile
+from tritonlint.repository.backend_auto_complete import AutoCompletion, auto_complete
+from tritonlint.repository.backend_model_file import ModelFile
 from tritonlint.schema.releases import load_schema
 
 FOLDER = Path("/models/m")

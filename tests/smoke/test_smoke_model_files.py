@@ -13,7 +13,7 @@ from onnx import TensorProto, helper
 from smoke_helpers import FakeServer
 
 from tritonlint.cli import main
-from tritonlint.smoke import model_files
+from tritonlint.smoke import model_file_notes
 
 TORCHSCRIPT = Path(__file__).parents[1] / "data/modelfiles/torchscript/three_inputs.pt"
 
@@ -102,7 +102,7 @@ def test_each_stubbed_model_says_what_was_read_of_its_model_file(
 ) -> None:
     # Which rules are the model-file rules is fixed here (the registry's ``modelfile`` pack
     # grows): TL872, a pytorch config without outputs, which no config here is.
-    monkeypatch.setattr(model_files, "model_file_rules", lambda: frozenset({"TL872"}))
+    monkeypatch.setattr(model_file_notes, "model_file_rules", lambda: frozenset({"TL872"}))
     server = ["smoke", "--server", str(fake_server.path), "--stub-missing-backends"]
     assert main([*server, "--stub-python-models", str(repository)]) == 0
     assert summary(capsys.readouterr().out) == [
@@ -128,7 +128,7 @@ def test_the_findings_of_the_model_file_rules_are_counted(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     (repository / "encoder/config.pbtxt").write_text(config("encoder", "pytorch"))
-    monkeypatch.setattr(model_files, "model_file_rules", lambda: frozenset({"TL872"}))
+    monkeypatch.setattr(model_file_notes, "model_file_rules", lambda: frozenset({"TL872"}))
     server = ["smoke", "--server", str(fake_server.path), "--stub-missing-backends"]
     main([*server, "--format", "json", str(repository)])
     report = json.loads(capsys.readouterr().out)
@@ -148,7 +148,7 @@ def test_without_model_file_rules_the_summary_says_what_was_read(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    monkeypatch.setattr(model_files, "model_file_rules", frozenset)
+    monkeypatch.setattr(model_file_notes, "model_file_rules", frozenset)
     main(["smoke", "--server", str(fake_server.path), "--stub-missing-backends", str(repository)])
     lines = summary(capsys.readouterr().out)
     assert lines[1] == (

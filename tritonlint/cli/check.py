@@ -4,10 +4,8 @@ lint of the paths named or of standard input, with ``--fix``/``--diff`` and ``--
 from __future__ import annotations
 
 import argparse
-import gc
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +17,7 @@ from tritonlint.cli.fix_output import (
     show_diff,
     write_fixes,
 )
+from tritonlint.cycle_collection import without_cycle_collection
 from tritonlint.exit_status import exit_status
 from tritonlint.report.console import reader_may_leave, rich_console
 from tritonlint.report.formats import TEXT_FORMATS
@@ -40,7 +39,7 @@ def run_check(args: argparse.Namespace) -> int:
     stdin = _reads_stdin(args)
     check_fix_usage(args, stdin)
     fixes: FixRun | None = None
-    with _without_cycle_collection():
+    with without_cycle_collection():
         options, chosen, settings = _check_options(args)
         if stdin:
             from tritonlint.engine import lint_text
@@ -93,25 +92,6 @@ def lint_paths(
     from tritonlint.engine import lint_paths as lint
 
     return lint(paths, options, repositories=repositories)
-
-
-@contextmanager
-def _without_cycle_collection() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a one-shot run imports the engine and builds
-    its trees.
-
-    Importing and parsing create many small objects that live until the run ends and form
-    no cycles; the collector would scan them again and again (it tripled the time of a
-    large run). A long-lived process (the language server) keeps the collector running.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.freeze()  # what the run built is not scanned again, nor freed one by one
-            gc.enable()
 
 
 def _reads_stdin(args: argparse.Namespace) -> bool:
@@ -168,7 +148,7 @@ def _check_options(args: argparse.Namespace) -> tuple[LintOptions, str, Settings
 def _split_codes(values: list[str] | None) -> tuple[str, ...]:
     """The rule codes of ``--select``-like options (each comma-separated); raises UsageError
     for one that names no rule."""
-    from tritonlint.settings import check_rule_selector
+    from tritonlint.selection import check_rule_selector
 
     codes = tuple(c.strip() for v in values or [] for c in v.split(",") if c.strip())
     for code in codes:

@@ -22,10 +22,10 @@ from google.protobuf.descriptor import FieldDescriptor
 
 from tritonlint.editor.context import CursorContext, Position, Source, locate
 from tritonlint.editor.ensemble import tensor_uses
-from tritonlint.editor.model_file import config_dims, config_model_file, entry_side, spec_text
+from tritonlint.editor.model_tensors import config_dims, config_model_file, entry_side, spec_text
 from tritonlint.editor.parameters import offers
 from tritonlint.editor.tensors import describe
-from tritonlint.repository.autofill import ENSEMBLE, KNOWN_BACKENDS, PLATFORMS
+from tritonlint.repository.server_fill_in import ENSEMBLE, KNOWN_BACKENDS, PLATFORMS
 from tritonlint.schema.binder import enum_type, is_map, type_label
 from tritonlint.span import Span
 

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from google.protobuf.descriptor import Descriptor, FieldDescriptor
 
     from tritonlint.schema.releases import Schema
-    from tritonlint.syntax.cst import Document
+    from tritonlint.syntax.cst import SyntaxTree
 
 #: What a feature reads: a config's text, or that text parsed and bound (the language
 #: server's engine has it for the checks already; it is not parsed again for each request).
@@ -96,7 +96,7 @@ def read(source: Source, schema: Schema) -> ConfigDocument:
     return source
 
 
-def syntax_tree(source: Source) -> tuple[str, Document]:
+def syntax_tree(source: Source) -> tuple[str, SyntaxTree]:
     """The text of ``source`` and its syntax tree."""
     if isinstance(source, str):
         return source, parse(source).document
@@ -111,7 +111,7 @@ def context_at(source: Source, line: int, column: int, schema: Schema) -> Cursor
     return locate(source, line, column, schema)[1]
 
 
-def context_in(document: Document, text: str, offset: int, schema: Schema) -> CursorContext:
+def context_in(document: SyntaxTree, text: str, offset: int, schema: Schema) -> CursorContext:
     """:func:`context_at` for a parsed text and a 0-based offset."""
     return _context(document.fields, [], schema.model_config, len(text), text, offset)
 

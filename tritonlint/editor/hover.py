@@ -13,7 +13,7 @@ from tritonlint.editor.completion import field_detail
 from tritonlint.editor.context import CursorContext, MessagePath, Position, Source, locate
 from tritonlint.editor.descriptions import description
 from tritonlint.editor.ensemble import tensor_uses
-from tritonlint.editor.model_file import (
+from tritonlint.editor.model_tensors import (
     config_model_file,
     differences,
     entry_side,
@@ -181,10 +181,8 @@ def _model_file_notes(
     if spec.data_type is None and spec.dims is None:
         lines.append("The file gives no element type or shape to compare.")
         return ["\n\n".join(lines)]
-    reshaped = tensor.reshape.shape if tensor.HasField("reshape") else tensor.dims
-    written = full_shape(list(reshaped), config.max_batch_size)
     found_differences = differences(
-        spec, data_type_name(tensor), written, batching=config.max_batch_size > 0
+        spec, tensor, found.folder.name, found.backend, side, config.max_batch_size
     )
     if found_differences:
         lines.append(

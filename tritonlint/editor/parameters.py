@@ -3,7 +3,7 @@ what a written key means.
 
 The backend is the one the server would run the config with (``backend:``, or the one
 ``platform:``, the model file name or the model folder's files imply; see
-:mod:`tritonlint.repository.autofill`); only the keys it reads in the targeted release are
+:mod:`tritonlint.repository.server_fill_in`); only the keys it reads in the targeted release are
 offered.
 """
 
@@ -13,16 +13,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from tritonlint.editor.context import CursorContext, Position
-from tritonlint.editor.model_file import model_folder
-from tritonlint.repository.autofill import complete
+from tritonlint.editor.model_tensors import model_folder
 from tritonlint.repository.backend_parameters import Parameter, parameter, parameters_of
+from tritonlint.repository.server_fill_in import complete
 from tritonlint.schema.scalars import unescape
 from tritonlint.syntax.cst import Message, Scalar, ScalarKind
 
 if TYPE_CHECKING:
     from tritonlint.document import ConfigDocument
     from tritonlint.repository.model import Repository
-    from tritonlint.syntax.cst import Document
+    from tritonlint.syntax.cst import SyntaxTree
 
 
 class Offer(NamedTuple):
@@ -120,7 +120,7 @@ def _entry_index(context: CursorContext) -> int | None:
     return path[1] if isinstance(path[1], int) else None
 
 
-def _entry_keys(document: Document) -> list[str | None]:
+def _entry_keys(document: SyntaxTree) -> list[str | None]:
     """The key written in each top-level ``parameters`` entry, in the order written (None
     where an entry has no string key)."""
     return [

@@ -9,7 +9,7 @@
   terminal.
 """
 
-from tritonlint.engine.batch import LintResult, lint_paths, lint_text, workspace_for
+from tritonlint.engine.lint_paths import LintResult, lint_paths, lint_text, workspace_for
 from tritonlint.engine.options import LintOptions, options_from_settings
 from tritonlint.engine.workspace import CheckResult, Workspace
 

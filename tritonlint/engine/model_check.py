@@ -7,14 +7,12 @@ model's parsed config again unless the model, or one it depends on, changes.
 
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from tritonlint import environment
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine.checks import model_diagnostics
+from tritonlint.engine.forked import can_fork, forked_map
 from tritonlint.repository.graph import ModelEdges, edges_of
 from tritonlint.repository.model import ModelFolder, Repository
 from tritonlint.rules.base import Rule
@@ -109,18 +107,13 @@ def check_models(
     checker = _ModelChecker(repository, rules)
     if not _parallel(jobs, len(names)):
         return checker.check(names)
-    import multiprocessing  # only a parallel check needs these
-    from concurrent.futures import ProcessPoolExecutor
-
     global _forked
     _forked = checker
     try:
-        context = multiprocessing.get_context("fork")
         chunks = [list(names[start :: jobs * 4]) for start in range(jobs * 4)]
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            results: dict[str, ModelCheck] = {}
-            for part in pool.map(_check_share, chunks):
-                results.update(part)
+        results: dict[str, ModelCheck] = {}
+        for part in forked_map(_check_share, chunks, jobs):
+            results.update(part)
     finally:
         _forked = None
     return results
@@ -133,18 +126,3 @@ def _check_share(names: list[str]) -> dict[str, ModelCheck]:
 
 def _parallel(jobs: int, count: int) -> bool:
     return jobs > 1 and count >= PARALLEL_FROM and can_fork()
-
-
-def can_fork() -> bool:
-    """Whether worker processes can be forked safely: supported, and no other thread runs."""
-    if threading.active_count() != 1:
-        return False
-    import multiprocessing
-
-    return "fork" in multiprocessing.get_all_start_methods()
-
-
-def default_jobs() -> int:
-    """Worker processes to use: ``TRITONLINT_JOBS``, else one per core (an
-    :class:`~tritonlint.environment.EnvironmentSettingError` for a value that is neither)."""
-    return environment.jobs() or os.cpu_count() or 1

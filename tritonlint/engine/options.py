@@ -12,7 +12,8 @@ from pathlib import Path
 from tritonlint.diagnostics import Diagnostic, Severity
 from tritonlint.rules.base import Rule
 from tritonlint.rules.registry import all_rules
-from tritonlint.settings import PathPatterns, Settings, rule_matches
+from tritonlint.selection import PathPatterns, rule_matches
+from tritonlint.settings import Settings
 
 
 @dataclass(frozen=True)

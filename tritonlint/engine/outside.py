@@ -21,7 +21,7 @@ from google.protobuf.descriptor import Descriptor
 
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.paths import leaves
-from tritonlint.repository.walker import Source
+from tritonlint.repository.walker import PlannedCheck
 from tritonlint.schema.releases import load_schema
 
 #: A fragment a message quotes: '...' or "...".
@@ -29,7 +29,7 @@ _QUOTED = re.compile(r"'([^'\n]*)'|\"([^\"\n]*)\"")
 HIDDEN = "\u2026"
 
 
-def base_of(source: Source) -> Path:
+def base_of(source: PlannedCheck) -> Path:
     """The folder a source's files are expected in: its repository, or a loose config
     file's own folder."""
     if source.root is not None:

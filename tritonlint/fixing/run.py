@@ -14,14 +14,13 @@ from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic, FileMove
 from tritonlint.engine import LintOptions, LintResult, workspace_for
-from tritonlint.engine.batch import check_source
-from tritonlint.engine.checks import walk_diagnostics
+from tritonlint.engine.lint_paths import Checked, check_source, lint_plan
 from tritonlint.engine.outside import base_of
 from tritonlint.fixing.moves import make_moves
 from tritonlint.fixing.rounds import Applied, Refused, fix_workspace
 from tritonlint.paths import leaves
 from tritonlint.report.printable import shown_path
-from tritonlint.repository.walker import Source, plan
+from tritonlint.repository.walker import PlannedCheck
 from tritonlint.rewrite import unified_diff, write_all
 from tritonlint.schema.releases import load_schema
 
@@ -89,13 +88,11 @@ def fix_paths(
     ``move_files``: make the moves of the fixes that move files, on disk (else they are only
     listed, as ``--diff`` shows them).
     """
-    sources, unusable, empty = plan(paths, repositories, options.excluded.match)
     schema = load_schema(options.triton_version)
-    found: list[Diagnostic] = list(options.report(walk_diagnostics(unusable)))
-    checked: list[Path] = []
-    run = FixRun(LintResult(triton_version=schema.release, empty=empty), unsafe=unsafe)
-    for source in sources:
-        workspace = workspace_for(source, options)
+    run = FixRun(LintResult(), unsafe=unsafe)
+
+    def fix_one(source: PlannedCheck, *, options: LintOptions, jobs: int) -> Checked:
+        workspace = workspace_for(source, options, jobs)
         for path, text in (texts or {}).items():
             if _reads(source, path):
                 workspace.open(path, text)
@@ -106,9 +103,6 @@ def fix_paths(
             writable=_writable(source, options),
             mover=make_moves if move_files else None,
         )
-        source_found, source_checked = check_source(workspace, source, options)
-        found.extend(source_found)
-        checked.extend(source_checked)
         run.changed.update(outcome.changed)
         run.applied.extend(outcome.applied)
         run.refused.extend(outcome.refused)
@@ -116,15 +110,16 @@ def fix_paths(
         if outcome.unsettled:
             run.unsettled.extend(sorted({d.path for d in outcome.result.diagnostics if d.fixes}))
         run.not_written.extend(sorted(outcome.not_written))
-        run.result.texts.update({path: after for path, (_, after) in outcome.changed.items()})
+        return check_source(workspace, source, options)
+
+    # One check after another (jobs=1): the fixes of each are gathered here, in this process.
+    run.result = lint_plan(paths, options, repositories, fix_one)
+    run.result.texts.update({path: after for path, (_, after) in run.changed.items()})
     run.changed = dict(sorted(run.changed.items()))
-    run.result.diagnostics = sorted(dict.fromkeys(found), key=lambda d: d.sort_key)
-    run.result.models_checked = len(checked)
-    run.result.checked = sorted(checked)
     return run
 
 
-def _writable(source: Source, options: LintOptions) -> Callable[[Path], bool] | None:
+def _writable(source: PlannedCheck, options: LintOptions) -> Callable[[Path], bool] | None:
     """Which files of ``source`` fixes may write: not those that are symbolic links to
     outside its repository, unless ``options`` follow such links (then all: None)."""
     if options.follow_outside_links:
@@ -133,7 +128,7 @@ def _writable(source: Source, options: LintOptions) -> Callable[[Path], bool] | 
     return lambda path: not leaves(path, base)
 
 
-def _reads(source: Source, path: Path) -> bool:
+def _reads(source: PlannedCheck, path: Path) -> bool:
     """Whether checking ``source`` may read the file ``path``."""
     return path == source.file or (source.root is not None and path.is_relative_to(source.root))
 

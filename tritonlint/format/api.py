@@ -15,7 +15,7 @@ from tritonlint.format.layout import Printer, scalar_fields
 from tritonlint.integrity import new_breakage
 from tritonlint.schema.releases import load_schema
 from tritonlint.span import Span
-from tritonlint.syntax.cst import Comment, Document
+from tritonlint.syntax.cst import Comment, SyntaxTree
 from tritonlint.syntax.lexer import tokenize
 from tritonlint.syntax.parser import parse
 
@@ -95,7 +95,7 @@ def _comments(text: str) -> list[str]:
     return [comment.text.rstrip() for comment in found]
 
 
-def _reads_the_same(original: str, formatted: str, tree: Document) -> bool:
+def _reads_the_same(original: str, formatted: str, tree: SyntaxTree) -> bool:
     """protobuf's verdict where it reads the original as a ModelConfig (it reads the same
     message, so nothing it refuses: no syntax error, no field given twice), else the trees'
     and the binder's."""

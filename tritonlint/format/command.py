@@ -20,7 +20,8 @@ from tritonlint.format.api import Formatted, Refusal, format_text
 from tritonlint.format.files import config_files, decode_text, read_text
 from tritonlint.report.printable import shown_path
 from tritonlint.rewrite import unified_diff, write_in_place
-from tritonlint.settings import PathPatterns, load_settings
+from tritonlint.selection import PathPatterns
+from tritonlint.settings import load_settings
 from tritonlint.usage import UsageError
 
 #: The name standard input is reported as, without ``--stdin-filename``.

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from tritonlint.schema.scalars import c_unescape
-from tritonlint.syntax.cst import Document, Field, ListValue, Message, Scalar, ScalarKind
+from tritonlint.syntax.cst import Field, ListValue, Message, Scalar, ScalarKind, SyntaxTree
 
 
-def same_structure(original: Document, formatted: Document) -> bool:
+def same_structure(original: SyntaxTree, formatted: SyntaxTree) -> bool:
     return _fields(original.fields) == _fields(formatted.fields)
 
 

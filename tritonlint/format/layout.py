@@ -23,12 +23,12 @@ from google.protobuf.descriptor import Descriptor
 from tritonlint.format.strings import canonical_string
 from tritonlint.syntax.cst import (
     Comment,
-    Document,
     Field,
     ListValue,
     Message,
     Scalar,
     ScalarKind,
+    SyntaxTree,
 )
 
 #: A list of scalars longer than this (its indentation included) gets one element per line.
@@ -54,7 +54,7 @@ def render_scalar(scalar: Scalar) -> str:
     return scalar.text
 
 
-def scalar_fields(document: Document, descriptor: Descriptor) -> frozenset[int]:
+def scalar_fields(document: SyntaxTree, descriptor: Descriptor) -> frozenset[int]:
     """The fields (by ``id``) that the message ``descriptor`` knows as scalar fields but that
     are written with a ``:`` and a message as their value (``default_model_filename: { }``):
     the printer keeps their colon, without which the binder finds a syntax error."""
@@ -88,7 +88,7 @@ class Printer:
         self.keep_colon = keep_colon
         self.lines: list[str] = []
 
-    def document(self, document: Document) -> str:
+    def document(self, document: SyntaxTree) -> str:
         self._block(document.fields, document.trailing_comments, 0)
         return "\n".join(self.lines) + "\n" if self.lines else ""
 

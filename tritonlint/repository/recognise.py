@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from tritonlint.paths import is_file_here
-from tritonlint.repository.autofill import KNOWN_BACKENDS, PLATFORMS
 from tritonlint.repository.model import VersionStatus, classify_version
+from tritonlint.repository.server_fill_in import KNOWN_BACKENDS, PLATFORMS
 
 CONFIG_NAME = "config.pbtxt"
 #: The folder of alternative configs (``tritonserver --model-config-name NAME`` reads

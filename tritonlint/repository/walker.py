@@ -200,7 +200,7 @@ def read_loose_file(path: Path, load: LoaderFactory) -> Repository:
     return Repository(root=None, by_name={model.name: model}, targets={model.path})
 
 
-class Source(NamedTuple):
+class PlannedCheck(NamedTuple):
     """What to read: a repository root (all of it, or some target models), or a loose file."""
 
     root: Path | None
@@ -213,7 +213,7 @@ class Source(NamedTuple):
 class Plan(NamedTuple):
     """What the paths a user named come to."""
 
-    sources: list[Source]
+    checks: list[PlannedCheck]
     #: Paths that could not be used at all (missing, unreadable, a symbolic link loop).
     problems: list[WalkProblem]
     #: Folders under which nothing was found to check.
@@ -278,12 +278,12 @@ def plan(
             _add_target(roots, path)
         elif not _unreadable_subfolders(path, listing, unusable):
             empty.append(path)
-    sources = [
-        Source(root, frozenset(targets) if targets is not None else None)
+    checks = [
+        PlannedCheck(root, frozenset(targets) if targets is not None else None)
         for root, targets in roots.items()
     ]
-    sources.extend(Source(None, file=path) for path in standalone)
-    return Plan(sources, unusable, empty)
+    checks.extend(PlannedCheck(None, file=path) for path in standalone)
+    return Plan(checks, unusable, empty)
 
 
 def _unreadable_subfolders(folder: Path, listing: Listing, unusable: list[WalkProblem]) -> bool:
@@ -308,7 +308,7 @@ def _search(top: Path, skip: Callable[[Path], bool] | None) -> list[Path]:
     return find_repositories(top, skip)
 
 
-def text_source(path: Path) -> Source:
+def text_source(path: Path) -> PlannedCheck:
     """Where a config's text read from elsewhere (standard input) is checked as ``path``.
 
     In its repository, when ``path`` is a model's ``config.pbtxt`` (the model folder may be
@@ -317,12 +317,12 @@ def text_source(path: Path) -> Source:
     path = Path(os.path.abspath(path))
     model = model_of_file(path)
     if model is None or not model.parent.is_dir():
-        return Source(None, file=path)
+        return PlannedCheck(None, file=path)
     is_config = path.parent == model and path.name == CONFIG_NAME
     is_alternative = path.parent == model / CONFIGS_FOLDER and path.is_file()
     if not (is_config or is_alternative):
-        return Source(None, file=path)
-    return Source(model.parent, frozenset({model}))
+        return PlannedCheck(None, file=path)
+    return PlannedCheck(model.parent, frozenset({model}))
 
 
 def _add_target(roots: dict[Path, set[Path] | None], model: Path) -> None:

@@ -7,11 +7,11 @@ the real backends does.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from tritonlint.diagnostics import Severity
+from tritonlint.modelfiles.torchscript_names import convention_index
 from tritonlint.rules.base import rule
 from tritonlint.rules.completed import max_batch_size_note
 from tritonlint.rules.context import Finding, ModelContext
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from tritonlint.schema.config_types import ModelConfig, ModelOptimizationPolicy
 
 _NO_OPTIONAL_INPUTS = frozenset({"tensorrt", "pytorch", "tensorflow", "openvino"})
-_INDEXED_NAME = re.compile(r".+__\d+$")
 #: The data types the PyTorch backend has no tensor type for.
 _PYTORCH_UNSUPPORTED = frozenset({"TYPE_UINT16", "TYPE_UINT32", "TYPE_UINT64", "TYPE_BF16"})
 
@@ -176,7 +175,7 @@ def pytorch_tensor_naming(ctx: ModelContext) -> Iterator[Finding]:
     if config is None or config.sequence_batching.state:
         return
     for index, tensor in enumerate(config.output):
-        if tensor.name and not _INDEXED_NAME.match(tensor.name):
+        if tensor.name and convention_index(tensor.name) is None:
             yield ctx.at(
                 ("output", index, "name"),
                 f"output '{tensor.name}' does not follow the <name>__<index> naming convention; "
@@ -240,7 +239,7 @@ def pytorch_state_naming(ctx: ModelContext) -> Iterator[Finding]:
         *(s.input_name for s in config.sequence_batching.state),
         *(s.output_name for s in config.sequence_batching.state),
     ]
-    if any(not _INDEXED_NAME.match(name) for name in names):
+    if any(convention_index(name) is None for name in names):
         yield ctx.at(
             ("sequence_batching", "state"),
             f"PyTorch model '{ctx.name}' is using sequence batching with state but not all "

@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
 
 from tritonlint.diagnostics import Fix, RelatedLocation
-from tritonlint.repository.auto_complete import AutoCompletion, auto_complete, may_complete
-from tritonlint.repository.autofill import Completed, complete
+from tritonlint.repository.backend_auto_complete import AutoCompletion, auto_complete, may_complete
+from tritonlint.repository.backend_model_file import ModelFile, model_file
 from tritonlint.repository.graph import DependencyGraph
 from tritonlint.repository.model import ModelFolder, Repository
-from tritonlint.repository.model_files import ModelFile, model_file
+from tritonlint.repository.server_fill_in import Completed, complete
 from tritonlint.rules.reads import DoubtfulRead, ReadLog, TrackedMessage
 from tritonlint.schema.releases import release_of
 from tritonlint.schema.source_map import Path as FieldPath

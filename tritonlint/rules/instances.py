@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from tritonlint.diagnostics import Severity
-from tritonlint.repository.autofill import ENSEMBLE
+from tritonlint.repository.server_fill_in import ENSEMBLE
 from tritonlint.rules.base import repository_rule, rule
 from tritonlint.rules.context import Finding, ModelContext, RepositoryContext
 

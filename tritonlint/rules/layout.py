@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from tritonlint.diagnostics import Applicability, Severity
-from tritonlint.repository.autofill import ENSEMBLE, PLATFORMS
 from tritonlint.repository.backend_parameters import MODEL_DIRECTORY
 from tritonlint.repository.model import VersionFolder, VersionStatus, path_problem
+from tritonlint.repository.server_fill_in import ENSEMBLE, PLATFORMS
 from tritonlint.repository.versions import numbered, selected_versions
 from tritonlint.rules.base import FixAvailability, fixable, repository_rule, rule
 from tritonlint.rules.context import Finding, ModelContext, RepositoryContext

@@ -14,7 +14,7 @@ from tritonlint.rules import (
     backends,
     batch_io,
     batching,
-    files,
+    file_problems,
     instances,
     io,
     layout,
@@ -31,7 +31,7 @@ from tritonlint.rules import (
     warmup,
 )
 from tritonlint.rules.ensemble import across_models, data_flow, structure
-from tritonlint.rules.modelfile import (
+from tritonlint.rules.model_comparison import (
     labels,
     names,
     plans,
@@ -52,7 +52,9 @@ class Pack(NamedTuple):
 
 #: Every pack, in the order of their codes.
 PACKS: tuple[Pack, ...] = (
-    Pack("files", "unreadable, binary, non-UTF-8, oversized files; symlink loops", (files,)),
+    Pack(
+        "files", "unreadable, binary, non-UTF-8, oversized files; symlink loops", (file_problems,)
+    ),
     Pack(
         "syntax",
         (

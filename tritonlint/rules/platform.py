@@ -1,7 +1,7 @@
 """Platform/backend pack: the pair the server settles on after completing the config.
 
 Every check judges the values after tritonserver's own completion (see
-``repository/autofill.py``), so a config the server accepts is never flagged.
+``repository/server_fill_in.py``), so a config the server accepts is never flagged.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import PurePosixPath
 from typing import NamedTuple
 
 from tritonlint.diagnostics import Applicability, Fix, Severity
-from tritonlint.repository.autofill import (
+from tritonlint.repository.server_fill_in import (
     ENSEMBLE,
     KNOWN_BACKENDS,
     PLATFORM_BACKENDS,

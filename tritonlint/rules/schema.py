@@ -4,8 +4,6 @@ from tritonlint.diagnostics import Applicability, Severity
 from tritonlint.rules.base import FixAvailability, declare, fixable
 from tritonlint.stage_rules import StageRule
 
-_PARSE_FAILURE = "failed to read text proto from {path}"
-
 UNKNOWN_FIELD = declare(
     "TL101",
     StageRule.UNKNOWN_FIELD,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from tritonlint.repository.autofill import KNOWN_BACKENDS, PLATFORMS
+from tritonlint.repository.server_fill_in import KNOWN_BACKENDS, PLATFORMS
 
 #: Names people write for Triton's own backends that are no backend's name.
 _SHORT_NAMES: dict[str, str] = {

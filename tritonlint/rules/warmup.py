@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tritonlint.diagnostics import Severity
-from tritonlint.repository.autofill import ENSEMBLE
 from tritonlint.repository.model import Entry, path_problem
+from tritonlint.repository.server_fill_in import ENSEMBLE
 from tritonlint.rules.base import rule
 from tritonlint.rules.completed import added_by, max_batch_size_note, tensor_note
 from tritonlint.rules.context import Finding, ModelContext

@@ -24,7 +24,7 @@ from tritonlint.schema.scalars import Converted, ScalarValue, convert
 from tritonlint.schema.source_map import Location, Path, SourceMap
 from tritonlint.span import Span
 from tritonlint.stage_rules import StageRule
-from tritonlint.syntax.cst import Document, Field, ListValue, Message, Scalar, ScalarKind
+from tritonlint.syntax.cst import Field, ListValue, Message, Scalar, ScalarKind, SyntaxTree
 
 
 class SchemaProblem(NamedTuple):
@@ -56,7 +56,7 @@ class BoundConfig:
         return BoundConfig(self.message, self.source_map.flat(), self.problems, self.doubts)
 
 
-def bind(document: Document, config: ProtoMessage) -> BoundConfig:
+def bind(document: SyntaxTree, config: ProtoMessage) -> BoundConfig:
     """Fill ``config`` (an empty ModelConfig) from ``document``."""
     return bind_message(config, document.fields, ())
 

@@ -15,8 +15,9 @@ only :mod:`~tritonlint.smoke.options`) does not load the server harness. See doc
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
+
+from tritonlint.lazy_exports import lazy_export
 
 _EXPORTS = {
     "ModelResult": "runner",
@@ -38,7 +39,4 @@ __all__ = sorted(_EXPORTS)
 
 
 def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(f"tritonlint.smoke.{module}"), name)
+    return lazy_export(__name__, _EXPORTS, name)

@@ -32,7 +32,7 @@ from tritonlint.rules.base import Rule
 from tritonlint.rules.registry import by_code
 from tritonlint.smoke.inference import Inference, InferTarget, infer, not_inferred
 from tritonlint.smoke.mapping import Attributed, Attribution, attribute, in_folder, locate
-from tritonlint.smoke.model_files import model_file_notes
+from tritonlint.smoke.model_file_notes import model_file_notes
 from tritonlint.smoke.options import SmokeUsageError
 from tritonlint.smoke.python_code import CodeLocation, python_error_location
 from tritonlint.smoke.residency import RESIDENT_LIMIT, Residency
@@ -212,7 +212,7 @@ class ModelResult:
     #: The finding the smoke stage reports for the model (none for a loaded or skipped one).
     diagnostic: Diagnostic | None = None
     #: What the static checks read of the model file, where a stand-in served the model (it
-    #: loads no model file); see :mod:`tritonlint.smoke.model_files`.
+    #: loads no model file); see :mod:`tritonlint.smoke.model_file_notes`.
     model_file: str | None = None
     #: The framework that loaded the model in place of its backend, with its version.
     framework: tuple[str, str] | None = None

@@ -14,13 +14,13 @@ from typing import Any
 from tritonlint.span import Span
 from tritonlint.stage_rules import StageRule
 from tritonlint.syntax.cst import (
-    Document,
     Field,
     FieldName,
     ListValue,
     Message,
     Scalar,
     ScalarKind,
+    SyntaxTree,
     Token,
 )
 from tritonlint.syntax.problems import SyntaxProblem
@@ -98,9 +98,9 @@ class TreeBuilder:
     def __init__(self) -> None:
         self.problems: list[SyntaxProblem] = []
 
-    def start(self, children: list[Field]) -> Document:
+    def start(self, children: list[Field]) -> SyntaxTree:
         span = children[0].span.cover(children[-1].span) if children else Span(1, 1, 1, 1, 0, 0)
-        return Document(children, [], span)
+        return SyntaxTree(children, [], span)
 
     def _field(self, children: list[Any]) -> Field:
         name: FieldName = children[0]

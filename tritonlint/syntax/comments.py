@@ -10,13 +10,13 @@ recursion limit.
 
 from __future__ import annotations
 
-from tritonlint.syntax.cst import Comment, Document, Field
+from tritonlint.syntax.cst import Comment, Field, SyntaxTree
 
 #: (the fields of a message, the comments inside it, where the unclaimed ones go)
 _Work = tuple[list[Field], list[Comment], list[Comment]]
 
 
-def attach_comments(document: Document) -> None:
+def attach_comments(document: SyntaxTree) -> None:
     document.trailing_comments = []
     stack: list[_Work] = [(document.fields, document.comments, document.trailing_comments)]
     _attach(stack)

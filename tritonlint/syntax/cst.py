@@ -100,7 +100,9 @@ class Field:
 
 
 @dataclass(slots=True)
-class Document:
+class SyntaxTree:
+    """A whole config file's text as parsed: its top-level fields and every comment."""
+
     fields: list[Field]
     comments: list[Comment]
     span: Span

@@ -47,7 +47,7 @@ from typing import NamedTuple
 
 from tritonlint.span import Span
 from tritonlint.syntax.comments import attach_to_run
-from tritonlint.syntax.cst import Comment, Document, Field, ListValue, Message, Scalar, Token
+from tritonlint.syntax.cst import Comment, Field, ListValue, Message, Scalar, SyntaxTree, Token
 from tritonlint.syntax.foreign import foreign_problem
 from tritonlint.syntax.lexer import tokenize
 from tritonlint.syntax.limits import beyond_limits
@@ -108,10 +108,10 @@ class Focus(NamedTuple):
 class _Pending(NamedTuple):
     """A tree built when first read: ``base`` with the focus replaced, the rest moved."""
 
-    base: Document
+    base: SyntaxTree
     focus: Focus
 
-    def build(self, comments: list[Comment]) -> Document:
+    def build(self, comments: list[Comment]) -> SyntaxTree:
         focus = self.focus
         fields, leftover = _rise(
             focus.levels, self.base.fields, self.base.trailing_comments, focus.message, focus.shift
@@ -228,7 +228,7 @@ class _Reread(NamedTuple):
 
 
 def _reparsed(
-    old: ParseResult, found: _Reread, text: str, tree: Document | _Pending
+    old: ParseResult, found: _Reread, text: str, tree: SyntaxTree | _Pending
 ) -> Reparsed | None:
     """The new parse result: ``tree`` (or what builds it), the comments and problems of the
     old one with those of the stretch replaced."""
@@ -236,7 +236,7 @@ def _reparsed(
     if problems and foreign_problem(text) is not None:
         return None
     comments = _all_comments(old.comments, found.comments, found.shift)
-    if isinstance(tree, Document):
+    if isinstance(tree, SyntaxTree):
         tree.comments = comments
         return Reparsed(ParseResult(tree, problems), None)
     return Reparsed(ParseResult(None, problems, comments=comments, pending=tree), tree.focus)
@@ -539,9 +539,9 @@ def _total(before: Message, after: Message) -> Shift:
 
 def _document(
     fields: list[Field], comments: list[Comment], leftover: list[Comment] | None
-) -> Document:
+) -> SyntaxTree:
     span = fields[0].span.cover(fields[-1].span) if fields else Span(1, 1, 1, 1, 0, 0)
-    return Document(fields, comments, span, leftover or [])
+    return SyntaxTree(fields, comments, span, leftover or [])
 
 
 def _problems(

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tritonlint.syntax.builder import Reducer, TreeBuilder
-from tritonlint.syntax.cst import Document, Token
+from tritonlint.syntax.cst import SyntaxTree, Token
 from tritonlint.syntax.tables import END, ParseTables
 
 _OPENERS = frozenset({"LBRACE", "LANGLE", "LBRACKET"})
@@ -35,7 +35,7 @@ class LalrParser:
         self._states: list[int] = [tables.start]
         self._values: list[Any] = []
         #: The tree, once the end of the input has been accepted.
-        self.result: Document | None = None
+        self.result: SyntaxTree | None = None
 
     def run(self, tokens: Iterator[Token]) -> Token | None:
         """Feed tokens from ``tokens`` in turn, until one cannot come where it comes.

@@ -18,7 +18,7 @@ from typing import Protocol
 from tritonlint.span import Span
 from tritonlint.syntax.builder import Reducer, TreeBuilder, reducers
 from tritonlint.syntax.comments import attach_comments
-from tritonlint.syntax.cst import Comment, Document, Field, Token
+from tritonlint.syntax.cst import Comment, Field, SyntaxTree, Token
 from tritonlint.syntax.foreign import foreign_problem
 from tritonlint.syntax.lalr import LalrParser
 from tritonlint.syntax.lexer import tokenize
@@ -36,7 +36,7 @@ MAX_SYNTAX_ERRORS = 50
 class Pending(Protocol):
     """A tree to be built when it is first read (see ``tritonlint.syntax.incremental``)."""
 
-    def build(self, comments: list[Comment]) -> Document: ...
+    def build(self, comments: list[Comment]) -> SyntaxTree: ...
 
 
 class ParseResult:
@@ -51,7 +51,7 @@ class ParseResult:
 
     def __init__(
         self,
-        document: Document | None,
+        document: SyntaxTree | None,
         problems: list[SyntaxProblem],
         recovered: bool = False,
         *,
@@ -92,7 +92,7 @@ class ParseResult:
         return self._document is not None
 
     @property
-    def document(self) -> Document:
+    def document(self) -> SyntaxTree:
         document = self._document
         if document is None:
             assert self._lock is not None and self.pending is not None
@@ -129,12 +129,12 @@ def parse(text: str) -> ParseResult:
     if limited:
         problems = [*problems, *limited]
         recovered = True
-    document: Document = parser.result or Document([], [], Span(1, 1, 1, 1, 0, 0))
+    document: SyntaxTree = parser.result or SyntaxTree([], [], Span(1, 1, 1, 1, 0, 0))
     problems = sorted([*problems, *builder.problems], key=lambda p: p.span.start)
     foreign = foreign_problem(text) if problems else None
     if foreign is not None:
         problems = [foreign]
-        document = Document([], [], document.span)
+        document = SyntaxTree([], [], document.span)
         recovered = True
     document.comments = comments
     attach_comments(document)

@@ -33,6 +33,7 @@ from importlib import resources
 from pathlib import Path
 
 from tritonlint.programs import find_program
+from tritonlint.repository.server_fill_in import ENSEMBLE, PLATFORMS
 from tritonlint.tritonserver.provision import (
     PYTHON_STUB_NAME,
     ProvisionError,
@@ -45,16 +46,7 @@ KNOWN_MISSING_BACKENDS = ("onnxruntime", "pytorch", "tensorrt", "tensorflow", "o
 
 #: Platform names are never backend names: ``backend: "tensorrt_plan"`` gets no stub, so the
 #: server refuses it as a full Triton installation would (no such backend library).
-PLATFORM_NAMES = frozenset(
-    {
-        "tensorrt_plan",
-        "onnxruntime_onnx",
-        "pytorch_libtorch",
-        "tensorflow_savedmodel",
-        "tensorflow_graphdef",
-        "ensemble",
-    }
-)
+PLATFORM_NAMES = frozenset({*PLATFORMS, ENSEMBLE})
 
 
 #: The native stub's C source, shipped next to this module.

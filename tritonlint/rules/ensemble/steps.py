@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from tritonlint.diagnostics import Applicability, Fix
-from tritonlint.repository.autofill import ENSEMBLE
+from tritonlint.repository.server_fill_in import ENSEMBLE
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.fixes import fix, insert_after
 

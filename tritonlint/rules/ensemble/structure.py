@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from tritonlint.diagnostics import Applicability, Fix, Severity
-from tritonlint.repository.autofill import ENSEMBLE
+from tritonlint.repository.server_fill_in import ENSEMBLE
 from tritonlint.rules.base import Declaration, FixAvailability, fixable, rule
 from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.rules.ensemble.steps import STEP, ensemble_config, latest_version, steps_of

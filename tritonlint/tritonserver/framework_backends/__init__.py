@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from tritonlint.repository.autofill import KNOWN_BACKENDS, PLATFORMS
+from tritonlint.repository.server_fill_in import KNOWN_BACKENDS, PLATFORMS
 from tritonlint.tritonserver.provision import TritonInstall
 from tritonlint.tritonserver.stubs import copy_python_backend
 

@@ -7,8 +7,9 @@ reads it, compares the model's inputs and outputs with the config and compiles i
 refusing the model with that backend's messages (openvino_backend ``src/openvino.cc``
 ``ReadModel``/``ValidateInputs``/``ValidateOutputs``/``LoadModel`` and ``CompareDimsSupported``,
 backend ``CheckAllowedModelInput``/``CheckAllowedModelOutput``, release r24.10). The shapes are
-compared by tritonlint's own emulation of the backend (``tritonlint.rules.modelfile.shapes``),
-the one the static rules use. ``execute()`` runs the model on the requests.
+compared by tritonlint's own emulation of the backend
+(``tritonlint.rules.model_comparison.shapes``), the one the static rules use.
+``execute()`` runs the model on the requests.
 
 It runs inside the python backend's stub process, never in tritonlint: its imports
 (``triton_python_backend_utils`` above all) exist only there.
@@ -24,7 +25,7 @@ import numpy as np
 import openvino as ov  # type: ignore[import-untyped,import-not-found,unused-ignore]
 import triton_python_backend_utils as pb_utils  # type: ignore[import-not-found]
 
-from tritonlint.rules.modelfile.shapes import shape_problem
+from tritonlint.rules.model_comparison.shapes import shape_problem
 from tritonlint.tritonserver.framework_backends.serving import respond
 
 BACKEND = "openvino"

@@ -31,7 +31,7 @@ import numpy as np
 import torch  # type: ignore[import-not-found,unused-ignore]
 import triton_python_backend_utils as pb_utils  # type: ignore[import-not-found]
 
-from tritonlint.rules.modelfile.pytorch import convention_index
+from tritonlint.modelfiles.torchscript_names import convention_index
 from tritonlint.tritonserver.framework_backends.serving import respond
 
 BACKEND = "pytorch"

@@ -10,7 +10,7 @@ inputs and outputs with the signature's keys, refusing the model with that backe
 (tensorflow_backend ``src/tensorflow.cc`` ``ValidateTRITONTFModel`` and ``AutoCompleteConfig``,
 ``CompareDims`` in ``src/tensorflow_utils.cc``, backend ``CheckAllowedModelInput``/
 ``CheckAllowedModelOutput``, release r24.10). The shapes are compared by tritonlint's own
-emulation of the backend (``tritonlint.rules.modelfile.shapes``), the one the static rules
+emulation of the backend (``tritonlint.rules.model_comparison.shapes``), the one the static rules
 use. ``execute()`` calls the signature's concrete function on the requests.
 
 A GraphDef (``tensorflow_graphdef``) is not loaded: TensorFlow 2 runs a frozen graph only
@@ -32,7 +32,7 @@ import numpy as np
 import tensorflow as tf  # type: ignore[import-not-found,unused-ignore]
 import triton_python_backend_utils as pb_utils  # type: ignore[import-not-found]
 
-from tritonlint.rules.modelfile.shapes import shape_problem
+from tritonlint.rules.model_comparison.shapes import shape_problem
 from tritonlint.tritonserver.framework_backends.serving import respond
 
 BACKEND = "tensorflow"

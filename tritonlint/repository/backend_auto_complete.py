@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tritonlint.modelfiles.signature import ModelSignature, TensorSpec
-from tritonlint.repository.model_files import ModelFile
+from tritonlint.repository.backend_model_file import ModelFile
 from tritonlint.schema.datatypes import data_types
 from tritonlint.schema.releases import load_schema
 

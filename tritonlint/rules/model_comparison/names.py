@@ -12,8 +12,8 @@ from tritonlint.modelfiles.signature import TensorSpec
 from tritonlint.rules.base import FixAvailability, fixable, rule
 from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.rules.fixes import fix, set_value
-from tritonlint.rules.modelfile.shapes import shape_text
-from tritonlint.rules.modelfile.view import Declared, ModelView, fed_inputs, model_view
+from tritonlint.rules.model_comparison.shapes import shape_text
+from tritonlint.rules.model_comparison.view import Declared, ModelView, fed_inputs, model_view
 
 #: Backends that match the config's names against the model's (PyTorch goes by position:
 #: TL908).

@@ -3,9 +3,9 @@ entry names, and how the file declares it, for completion and hover.
 
 The file is the one the rules compare the config with, found the same way: the repository
 record of the config's model, the backend the server would complete for it, the newest
-version's model file (:func:`tritonlint.repository.model_files.model_file`, read once per file
-state). Where the rules read nothing (no file, an empty placeholder, a backend whose files are
-not read) the editor offers nothing from it either.
+version's model file (:func:`tritonlint.repository.backend_model_file.model_file`, read once
+per file state). Where the rules read nothing (no file, an empty placeholder, a backend whose
+files are not read) the editor offers nothing from it either.
 
 Entries are matched to the file's tensors as the backends match them: by name, except for
 TorchScript, whose inputs the PyTorch backend takes by ``forward``'s argument names when every
@@ -22,21 +22,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from tritonlint.editor.context import MessagePath
-from tritonlint.editor.tensors import shape_text
+from tritonlint.editor.tensors import data_type_name, full_shape, shape_text
 from tritonlint.modelfiles.signature import ModelFileProblem, ModelSignature, TensorSpec
-from tritonlint.repository.autofill import complete
+from tritonlint.modelfiles.torchscript_names import convention_index, takes_dictionary
+from tritonlint.repository.backend_model_file import (
+    BACKEND_OF_FORMAT,
+    FORMAT_NAMES,
+    ModelFile,
+    model_file,
+)
 from tritonlint.repository.model import ModelFolder
-from tritonlint.repository.model_files import FORMAT_NAMES, ModelFile, model_file
-from tritonlint.rules.modelfile.pytorch import convention_index, takes_dictionary
+from tritonlint.repository.server_fill_in import complete
+from tritonlint.rules.model_comparison.shapes import shape_problems
 from tritonlint.schema.datatypes import INVALID
 
 if TYPE_CHECKING:
     from tritonlint.repository.model import Repository
 
 Side = Literal["input", "output"]
-
-#: The index of the PyTorch backend's ``<name>__<index>`` naming convention: all that follows
-#: the first ``__``, digits only.
 
 #: The name completion offers for the TorchScript output at an index.
 _TORCHSCRIPT_OUTPUT = "OUTPUT__{}"
@@ -97,6 +100,11 @@ class ConfigModelFile:
         """``ONNX `1/model.onnx` (version 1)``: what the file is, in Markdown."""
         kind = FORMAT_NAMES.get(self.file.format, self.file.format)
         return f"{kind} `{self.relative_path}` (version {self.file.version})"
+
+    @property
+    def backend(self) -> str:
+        """The backend that loads the file, as the rules take it from the file's format."""
+        return BACKEND_OF_FORMAT.get(self.file.format, self.file.format)
 
     @property
     def signature(self) -> ModelSignature | None:
@@ -210,35 +218,52 @@ def config_dims(spec: TensorSpec, max_batch_size: int) -> list[int] | None:
     return list(spec.dims)
 
 
-def differences(spec: TensorSpec, data_type: str, shape: list[int], batching: bool) -> list[str]:
-    """Where an entry of data type ``data_type`` and full shape ``shape`` (the batch
-    dimension first where the model batches) differs from the file's ``spec``.
+def differences(
+    spec: TensorSpec, tensor: Any, model: str, backend: str, side: Side, max_batch_size: int
+) -> list[str]:
+    """Where the config's entry ``tensor`` (an input or output of ``model``) differs from the
+    file's ``spec``, as the ``backend`` that loads the file compares them.
 
-    Dimensions are compared as the backends compare them: one the file leaves variable (-1)
-    takes any size, and a batching model's first one must be variable. A data type the entry
-    leaves out (``TYPE_INVALID``) is not compared: the schema's rules report it.
+    The shapes are compared by the modelfile rules' own comparison
+    (:func:`~tritonlint.rules.model_comparison.shapes.shape_problems`), so that a hover never
+    calls a shape fine that a rule reports, nor the other way round: ``reshape``'s shape where
+    the entry has one, a dimension the file leaves variable (-1) taking any size (but a
+    TensorFlow output's), the file's first dimension the batch dimension where the model
+    batches, a scalar taking only dims of 1 in ONNX Runtime. A data type the entry leaves out
+    (``TYPE_INVALID``) is not compared: the schema's rules report it.
     """
     found = []
-    written = data_type != INVALID
-    if spec.data_type is not None and written and data_type != spec.data_type:
+    data_type = data_type_name(tensor)
+    if spec.data_type is not None and data_type != INVALID and data_type != spec.data_type:
         found.append(f"data type: the config says {data_type}, the model file {spec.data_type}")
-    dims = spec.dims
-    if dims is None or not dims:
+    model_dims = spec.dims
+    if model_dims is None:
         return found
-    if batching and dims[0] != -1:
-        found.append(
-            f"batching: the model file's first dimension is {dims[0]}, not variable (-1), "
-            "so the model cannot take a batch dimension"
-        )
-    elif len(dims) != len(shape):
-        found.append(
-            f"shape: the config's {shape_text(shape)} has {len(shape)} dimensions, "
-            f"the model file's {len(dims)}"
-        )
-    else:
-        found.extend(
-            f"dimension {number}: the config says {mine}, the model file {theirs}"
-            for number, (mine, theirs) in enumerate(zip(shape, dims, strict=True))
-            if theirs != -1 and mine != theirs
-        )
+    dims = list(tensor.reshape.shape if tensor.HasField("reshape") else tensor.dims)
+    full = full_shape(dims, max_batch_size)
+    offset = 1 if max_batch_size > 0 else 0
+    for problem in shape_problems(
+        backend, model, tensor.name, model_dims, dims, max_batch_size, side == "output"
+    ):
+        if problem.kind == "batch":
+            first = (
+                f"first dimension is {model_dims[0]}, not variable (-1)"
+                if model_dims
+                else "tensor has no dimension"
+            )
+            found.append(
+                f"batching: the model file's {first}, so the model cannot take a batch dimension"
+            )
+        elif problem.kind == "rank":
+            found.append(
+                f"shape: the config's {shape_text(full)} has {len(full)} dimensions, "
+                f"the model file's {len(model_dims)}"
+            )
+        else:
+            assert problem.position is not None
+            number = problem.position + offset
+            found.append(
+                f"dimension {number}: the config says {full[number]}, "
+                f"the model file {model_dims[number]}"
+            )
     return found

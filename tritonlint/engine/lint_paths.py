@@ -1,22 +1,30 @@
 """Check the paths a user names (repositories, model folders, config files, all at once), or a
-config's text read from elsewhere as if it were a file."""
+config's text read from elsewhere as if it were a file.
+
+The paths come to planned checks (:class:`~tritonlint.repository.walker.PlannedCheck`: a
+repository, some of its models, or a loose file), each checked through a workspace of its
+own; :func:`lint_plan` is that loop, for linting and for fixing alike.
+"""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
 from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine.checks import walk_diagnostics
-from tritonlint.engine.model_check import can_fork, default_jobs
+from tritonlint.engine.forked import can_fork, default_jobs, forked_map
 from tritonlint.engine.options import LintOptions
 from tritonlint.engine.outside import base_of, guarded
 from tritonlint.engine.workspace import Workspace
-from tritonlint.repository.walker import Source, plan, text_source
+from tritonlint.repository.walker import PlannedCheck, plan, text_source
 from tritonlint.schema.releases import load_schema
+
+#: What checking one planned check found, and the models (or loose file) it checked.
+Checked = tuple[list[Diagnostic], list[Path]]
 
 
 @dataclass
@@ -32,8 +40,8 @@ class LintResult:
     texts: dict[Path, str] = field(default_factory=dict)
 
 
-def workspace_for(source: Source, options: LintOptions, jobs: int = 1) -> Workspace:
-    """The workspace that checks one planned source."""
+def workspace_for(source: PlannedCheck, options: LintOptions, jobs: int = 1) -> Workspace:
+    """The workspace that carries out one planned check."""
     if source.file is not None:
         return Workspace(None, options, loose_file=source.file)
     return Workspace(source.root, options, targets=source.targets, jobs=jobs)
@@ -52,17 +60,33 @@ def lint_paths(
     means, and where repositories are searched for.
     """
     options = options or LintOptions()
-    sources, unusable, empty = plan(paths, repositories, options.excluded.match)
+    return lint_plan(paths, options, repositories, _lint_source, default_jobs())
+
+
+def lint_plan(
+    paths: Sequence[Path],
+    options: LintOptions,
+    repositories: Sequence[Path],
+    check: Callable[..., Checked],
+    jobs: int = 1,
+) -> LintResult:
+    """Plan ``paths`` (see :func:`plan`), ``check`` each planned check, and gather what they
+    found into one result: the lint loop of :func:`lint_paths` and of fixing alike.
+
+    ``check`` is called with the planned check and ``jobs=``: the worker processes it may
+    use itself. With ``jobs`` > 1 one large repository is spread over workers model by
+    model; many, one planned check to a worker (then ``check`` must be a module-level
+    function, and gets ``jobs=1``).
+    """
+    checks, unusable, empty = plan(paths, repositories, options.excluded.match)
     found: list[Diagnostic] = list(options.report(walk_diagnostics(unusable)))
     checked: list[Path] = []
-    jobs = default_jobs()
-    spread = _spread(jobs, len(sources))
-    # One large repository is spread over workers model by model; many, repository by one.
-    lint_one = partial(_lint_source, options=options, jobs=1 if spread else jobs)
-    results = _map_sources(lint_one, sources, jobs) if spread else map(lint_one, sources)
-    for source_found, source_checked in results:
-        found.extend(source_found)
-        checked.extend(source_checked)
+    spread = _spread(jobs, len(checks))
+    each = partial(check, options=options, jobs=1 if spread else jobs)
+    results = _map_checks(each, checks, jobs) if spread else map(each, checks)
+    for check_found, check_checked in results:
+        found.extend(check_found)
+        checked.extend(check_checked)
     ordered = sorted(dict.fromkeys(found), key=lambda d: d.sort_key)
     release = load_schema(options.triton_version).release
     return LintResult(ordered, len(checked), release, sorted(checked), empty)
@@ -87,15 +111,13 @@ def lint_text(path: Path, text: str | bytes, options: LintOptions | None = None)
     return LintResult(found, len(checked), release, sorted(checked), texts=texts)
 
 
-def _lint_source(
-    source: Source, *, options: LintOptions, jobs: int
-) -> tuple[list[Diagnostic], list[Path]]:
+def _lint_source(source: PlannedCheck, *, options: LintOptions, jobs: int) -> Checked:
     return check_source(workspace_for(source, options, jobs), source, options)
 
 
 def check_source(
-    workspace: Workspace, source: Source, options: LintOptions, *, read_from_disk: bool = True
-) -> tuple[list[Diagnostic], list[Path]]:
+    workspace: Workspace, source: PlannedCheck, options: LintOptions, *, read_from_disk: bool = True
+) -> Checked:
     """What checking ``workspace`` found, and the models (or loose file) it checked.
 
     The findings in files read from the disk through a symbolic link to outside the
@@ -124,16 +146,8 @@ def _spread(jobs: int, count: int) -> bool:
     return jobs > 1 and count >= _SPREAD_FROM and can_fork()
 
 
-def _map_sources(
-    work: Callable[[Source], tuple[list[Diagnostic], list[Path]]],
-    sources: list[Source],
-    jobs: int,
-) -> Iterable[tuple[list[Diagnostic], list[Path]]]:
-    """``work`` over the sources in forked worker processes, each source whole in one."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    context = multiprocessing.get_context("fork")
-    chunk = max(1, len(sources) // (jobs * 16))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        return list(pool.map(work, sources, chunksize=chunk))
+def _map_checks(
+    work: Callable[[PlannedCheck], Checked], checks: list[PlannedCheck], jobs: int
+) -> list[Checked]:
+    """``work`` over the planned checks in forked worker processes, each whole in one."""
+    return forked_map(work, checks, jobs, chunksize=max(1, len(checks) // (jobs * 16)))

@@ -3,7 +3,7 @@ stubbed: the stand-in loads no model file, so the server's verdict says nothing 
 a user should know what was compared without the real backend.
 
 The model file is the one the rules compare the config with
-(:func:`tritonlint.repository.model_files.model_file`, through :class:`ModelContext`); the
+(:func:`tritonlint.repository.backend_model_file.model_file`, through :class:`ModelContext`); the
 rules that compare it are those of the ``modelfile`` pack.
 """
 
@@ -17,13 +17,13 @@ from tritonlint.diagnostics import Diagnostic
 from tritonlint.engine import Workspace
 from tritonlint.modelfiles.python import PythonModel
 from tritonlint.modelfiles.signature import ModelFileProblem
-from tritonlint.repository.model import ModelFolder
-from tritonlint.repository.model_files import (
+from tritonlint.repository.backend_model_file import (
     FORMAT_NAMES,
     ModelFile,
     file_format,
     newest_model_file,
 )
+from tritonlint.repository.model import ModelFolder
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.registry import all_rules
 

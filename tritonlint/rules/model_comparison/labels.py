@@ -8,7 +8,7 @@ from math import prod
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.base import rule
 from tritonlint.rules.context import Finding, ModelContext
-from tritonlint.rules.modelfile.view import model_view
+from tritonlint.rules.model_comparison.view import model_view
 
 WILDCARD = -1
 

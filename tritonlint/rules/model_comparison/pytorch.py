@@ -17,36 +17,17 @@ from typing import TYPE_CHECKING
 
 from tritonlint.diagnostics import Severity
 from tritonlint.modelfiles.signature import TensorSpec
+from tritonlint.modelfiles.torchscript_names import (
+    convention_index,
+    is_dictionary,
+    takes_dictionary,
+)
 from tritonlint.rules.base import rule
 from tritonlint.rules.context import Finding, ModelContext
-from tritonlint.rules.modelfile.view import ModelView, fed_inputs, model_view
+from tritonlint.rules.model_comparison.view import ModelView, fed_inputs, model_view
 
 if TYPE_CHECKING:
     from tritonlint.schema.config_types import ModelConfig
-
-_DELIMITER = "__"
-
-
-def convention_index(name: str) -> int | None:
-    """The index a name gives by the ``<name>__<index>`` convention, as the backend reads it
-    (after the first ``__``, digits only; none at all reads as 0); None where it gives none."""
-    start = name.find(_DELIMITER)
-    if start < 0:
-        return None
-    digits = name[start + len(_DELIMITER) :]
-    if not all("0" <= char <= "9" for char in digits):
-        return None
-    return int(digits) if digits else 0
-
-
-def _is_dict(argument: TensorSpec) -> bool:
-    return (argument.source_type or "").startswith("Dict[")
-
-
-def takes_dictionary(arguments: tuple[TensorSpec, ...]) -> bool:
-    """Whether ``forward`` takes one ``Dict[str, Tensor]``, whose keys are the config's input
-    names (any names)."""
-    return len(arguments) == 1 and _is_dict(arguments[0])
 
 
 def _is_tensor(argument: TensorSpec) -> bool:
@@ -123,7 +104,7 @@ def _inputs(ctx: ModelContext, view: ModelView) -> Iterator[Finding]:
     if takes_dictionary(arguments):
         return  # fed by name, any names
     path = view.signature.path
-    if any(_is_dict(argument) for argument in arguments[1:]):
+    if any(is_dictionary(argument) for argument in arguments[1:]):
         yield ctx.about(
             path,
             "Multiple inputs of kind DictType were detected. Only a single input of type "

@@ -29,8 +29,8 @@ from tritonlint.modelfiles.python import PythonModel, read_python
 from tritonlint.modelfiles.savedmodel import read_savedmodel
 from tritonlint.modelfiles.signature import ModelFileProblem, ModelSignature
 from tritonlint.modelfiles.torchscript import read_torchscript
-from tritonlint.repository.autofill import Completed
 from tritonlint.repository.model import Entry, ModelFolder
+from tritonlint.repository.server_fill_in import Completed
 
 #: The file format each backend's model file is read as (TensorFlow: by platform).
 _FORMAT_OF_BACKEND = {
@@ -38,6 +38,14 @@ _FORMAT_OF_BACKEND = {
     "pytorch": "torchscript",
     "openvino": "openvino",
     "python": "python",
+}
+
+#: The backend that loads each format the readers read (a SavedModel: TensorFlow's).
+BACKEND_OF_FORMAT = {
+    "onnx": "onnxruntime",
+    "torchscript": "pytorch",
+    "savedmodel": "tensorflow",
+    "openvino": "openvino",
 }
 
 #: How each format is named to a user.

@@ -68,36 +68,55 @@ def shape_problem(
 ) -> ShapeProblem | None:
     """Why the backend refuses ``dims`` (the config's, or its reshape) for a model tensor of
     ``model_dims``, or None where it accepts them."""
+    problems = shape_problems(backend, model, tensor, model_dims, dims, max_batch_size, output)
+    return problems[0] if problems else None
+
+
+def shape_problems(
+    backend: str,
+    model: str,
+    tensor: str,
+    model_dims: Sequence[int],
+    dims: Sequence[int],
+    max_batch_size: int,
+    output: bool,
+) -> list[ShapeProblem]:
+    """Every reason the backend has to refuse ``dims`` for a model tensor of ``model_dims``:
+    a ``batch`` or ``rank`` problem alone, else one ``dim`` problem per dimension that
+    differs (the backend stops at the first; an editor shows them all)."""
     if backend == "onnxruntime" and not model_dims:
         if any(dim != 1 for dim in dims):
-            return ShapeProblem(
-                "rank",
-                f"unable to load model '{model}', scalar tensor '{tensor}', should only provide "
-                "1 in the model configuration when the model doesn't support batching. Model "
-                f"configuration provided: {shape_text(dims)}.",
-            )
-        return None
+            return [
+                ShapeProblem(
+                    "rank",
+                    f"unable to load model '{model}', scalar tensor '{tensor}', should only "
+                    "provide 1 in the model configuration when the model doesn't support "
+                    f"batching. Model configuration provided: {shape_text(dims)}.",
+                )
+            ]
+        return []
     if backend == "tensorflow" and not model_dims:
-        return None
+        return []
     batching = max_batch_size > 0
     if batching:
         problem = batching_problem(backend, model, tensor, model_dims)
         if problem is not None:
-            return problem
+            return [problem]
     first = max_batch_size if backend == "openvino" else WILDCARD
     full = [first, *dims] if batching else list(dims)
     if len(model_dims) != len(full):
-        return ShapeProblem("rank", _differs(model, tensor, model_dims, dims, full, batching))
-    for position, (wanted, given) in enumerate(zip(model_dims, full, strict=True)):
-        if batching and position == 0:
-            continue  # the batch dimension: -1 (checked above), or set by OpenVINO
-        if not _matches(backend, wanted, given, output, batching):
-            return ShapeProblem(
-                "dim",
-                _differs(model, tensor, model_dims, dims, full, batching),
-                position - 1 if batching else position,
-            )
-    return None
+        return [ShapeProblem("rank", _differs(model, tensor, model_dims, dims, full, batching))]
+    return [
+        ShapeProblem(
+            "dim",
+            _differs(model, tensor, model_dims, dims, full, batching),
+            position - 1 if batching else position,
+        )
+        for position, (wanted, given) in enumerate(zip(model_dims, full, strict=True))
+        # the batch dimension is -1 (checked above), or set by OpenVINO
+        if not (batching and position == 0)
+        and not _matches(backend, wanted, given, output, batching)
+    ]
 
 
 def _matches(backend: str, wanted: int, given: int, output: bool, batching: bool) -> bool:

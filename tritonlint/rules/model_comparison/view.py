@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
 from tritonlint.modelfiles.signature import ModelSignature, TensorSpec
+from tritonlint.repository.backend_model_file import BACKEND_OF_FORMAT
 from tritonlint.rules.context import ModelContext
 from tritonlint.rules.tensor_lists import tensors_of
 from tritonlint.schema.source_map import Path as FieldPath
@@ -24,14 +25,6 @@ from tritonlint.schema.source_map import Path as FieldPath
 if TYPE_CHECKING:
     from tritonlint.rules.tensor_lists import Tensor
     from tritonlint.schema.config_types import ModelConfig
-
-#: The backend that loads each format the readers read (a SavedModel: TensorFlow's).
-BACKEND_OF_FORMAT = {
-    "onnx": "onnxruntime",
-    "torchscript": "pytorch",
-    "savedmodel": "tensorflow",
-    "openvino": "openvino",
-}
 
 
 #: The sequence controls whose tensors ONNX Runtime and PyTorch count among the model's inputs.

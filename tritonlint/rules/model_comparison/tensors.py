@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, cast
 from tritonlint.diagnostics import Severity
 from tritonlint.rules.base import rule
 from tritonlint.rules.context import Finding, ModelContext
-from tritonlint.rules.modelfile.shapes import (
+from tritonlint.rules.model_comparison.shapes import (
     ShapeProblem,
     batching_problem,
     shape_problem,
     shape_text,
 )
-from tritonlint.rules.modelfile.view import Declared, ModelView, model_view
+from tritonlint.rules.model_comparison.view import Declared, ModelView, model_view
 from tritonlint.schema.datatypes import INVALID, data_types
 
 if TYPE_CHECKING:
