@@ -80,9 +80,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
-from model_notation import FORMATS, ModelDescription, NotationError, check, write_model
+from helpers import Content, Latin1, Link, make_tree
+from model_notation import FORMATS, ModelDescription, NotationError, check
 
 try:
     import tomllib
@@ -127,22 +128,6 @@ _APPLICABILITIES = ("safe", "unsafe")
 class CaseFileError(ValueError):
     """A case file that does not follow the format; the message names the file."""
 
-
-class Link(NamedTuple):
-    """A symbolic link to ``target``."""
-
-    target: str
-
-
-class Latin1(NamedTuple):
-    """Text saved as Latin-1 (no UTF-8: a file tritonserver cannot read)."""
-
-    text: str
-
-
-#: What a path of a case's repository is: text, bytes, a folder (None), a link, Latin-1 text
-#: or a model file made from its description.
-Content = str | bytes | Link | Latin1 | ModelDescription | None
 
 #: The table keys of a model file's description, and the format each describes.
 _MODEL_KEYS = {name.lower(): name for name in FORMATS}
@@ -223,7 +208,7 @@ class Case:
 
     def build(self, root: Path) -> Path:
         """Write the repository under ``root``; return ``root``."""
-        return build_tree(root, self.files)
+        return make_tree(root, self.files, verbatim=True)
 
 
 @dataclass(frozen=True)
@@ -270,28 +255,6 @@ def load(path: Path) -> CaseFile:
         for number, entry in enumerate(_typed(path, "pass", data.get("pass", []), list), 1)
     )
     return CaseFile(code, path, stage, reason, fail, passing)
-
-
-def build_tree(root: Path, files: Mapping[str, Content]) -> Path:
-    """Write ``files`` (paths relative to ``root``) under ``root``; return ``root``."""
-    root.mkdir(parents=True, exist_ok=True)
-    for relative, content in files.items():
-        path = root / relative
-        if content is None:
-            path.mkdir(parents=True, exist_ok=True)
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, Link):
-            path.symlink_to(content.target)
-        elif isinstance(content, ModelDescription):
-            write_model(path, content)
-        elif isinstance(content, Latin1):
-            path.write_bytes(content.text.encode("latin-1"))
-        elif isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_bytes(content.encode("utf-8"))
-    return root
 
 
 def _case(path: Path, code: str, kind: str, number: int, entry: object, stage: str) -> Case:

@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from case_files import Case, CaseFileError, Latin1, Link, case_files, load
-from helpers import assert_fix_resolves, lint, python_launcher
+from case_files import Case, CaseFileError, case_files, load
+from helpers import Latin1, Link, assert_fix_resolves, lint, python_launcher
 from rule_examples import ROOT, NotAnExample, parse_example, unreadable_yet_read, written
 
 from tritonlint.diagnostics import Diagnostic, Severity

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers import make_tree
 
 from tritonlint.repository.model import classify_version
 from tritonlint.tritonserver import logs
@@ -72,13 +73,10 @@ def test_server_version_reads_folder_names_like_the_server(name: str, version: i
 
 
 def _model(root: Path, name: str, config: str, *files: str) -> Path:
-    folder = root / name
-    folder.mkdir(parents=True)
-    (folder / "config.pbtxt").write_text(config)
-    for file in files:
-        (folder / file).parent.mkdir(parents=True, exist_ok=True)
-        (folder / file).write_text("")
-    return folder
+    """A model folder ``root/name`` with ``config`` and the empty ``files``."""
+    return make_tree(
+        root / name, {"config.pbtxt": config, **dict.fromkeys(files, "")}, verbatim=True
+    )
 
 
 def test_scan_model_ignores_comments(tmp_path: Path) -> None:
