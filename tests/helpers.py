@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import shlex
+import socket
 import subprocess
 import sys
 import textwrap
@@ -18,6 +19,7 @@ from model_notation import ModelDescription, write_model
 from tritonlint.diagnostics import Diagnostic, Fix, Severity, TextEdit
 from tritonlint.engine import LintOptions, LintResult, lint_paths
 from tritonlint.span import Span
+from tritonlint.tritonserver.ports import LOOPBACK
 
 
 class Link(NamedTuple):
@@ -75,6 +77,19 @@ def python_launcher(path: Path, script: Path) -> Path:
     )
     path.chmod(0o755)
     return path
+
+
+def port_in_use(port: int, host: str = LOOPBACK) -> bool:
+    """Whether something still holds ``port`` (a listening or lingering socket): what a server
+    that is gone must have released."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        # SO_REUSEADDR: connections lingering in TIME_WAIT do not count, only a live socket does.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return True
+    return False
 
 
 def lint(*paths: Path, **options: object) -> LintResult:

@@ -6,11 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
-from helpers import make_tree
+from helpers import make_tree, port_in_use
 
 from tritonlint.repository.model import classify_version
 from tritonlint.tritonserver import logs
-from tritonlint.tritonserver.ports import free_ports, port_in_use
+from tritonlint.tritonserver.ports import free_ports
 from tritonlint.tritonserver.prepare import (
     ADJUST_GPUS,
     ADJUST_KIND_GPU,
@@ -88,7 +88,7 @@ def test_scan_model_ignores_comments(tmp_path: Path) -> None:
     )
     model = scan_model(folder)
     assert model.backend is None
-    assert model.is_ensemble
+    assert model.platform == "ensemble"
     assert model.composing == ("a", "b")
 
 
@@ -100,7 +100,7 @@ def test_scan_model_reads_single_quoted_strings(tmp_path: Path) -> None:
         "ensemble_scheduling { step [ { model_name: 'a' }, { model_name: \"b\" } ] }\n",
     )
     model = scan_model(folder)
-    assert model.is_ensemble
+    assert model.platform == "ensemble"
     assert model.composing == ("a", "b")
 
 
