@@ -63,6 +63,12 @@ Keys of a failing case only:
 * ``moved``: for a fix that moves files, a table of each move, ``"from" = "to"`` (paths in
   the repository); the moves are made on disk, after which the finding is gone, no new
   error appears, and each file is at its new place.
+* ``applicability``: ``"safe"`` or ``"unsafe"``, that of each of the finding's fixes. Such a
+  case is also fixed by ``tritonlint check --select CODE --fix`` (tests/test_fix_rules.py;
+  an unsafe fix is held back, with a word about ``--unsafe-fixes``, then made with it):
+  ``file`` then reads ``fixed_all`` (default ``fixed``; ``fixed_all`` where the rule's other
+  findings in the file are fixed too), the ``moved`` moves are made, every other file keeps
+  its bytes, and the rule finds nothing more. It needs ``fixed``, ``fixed_all`` or ``moved``.
 
 A failing case asserts a finding of the rule, with the rule's severity, at that place of that
 file, with that message; a passing case asserts no finding of the rule.
@@ -74,9 +80,10 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
-from model_notation import FORMATS, ModelDescription, NotationError, check, write_model
+from helpers import Content, Latin1, Link, make_tree
+from model_notation import FORMATS, ModelDescription, NotationError, check
 
 try:
     import tomllib
@@ -109,31 +116,18 @@ _FAIL_KEYS = _COMMON_KEYS | {
     "count",
     "fix",
     "fixed",
+    "fixed_all",
     "moved",
+    "applicability",
 }
 _SMOKE_KEYS = {"hang", "crash", "gpus", "timeout", "backends"}
 _OPTIONS = ("select", "extend_select", "ignore")
+_APPLICABILITIES = ("safe", "unsafe")
 
 
 class CaseFileError(ValueError):
     """A case file that does not follow the format; the message names the file."""
 
-
-class Link(NamedTuple):
-    """A symbolic link to ``target``."""
-
-    target: str
-
-
-class Latin1(NamedTuple):
-    """Text saved as Latin-1 (no UTF-8: a file tritonserver cannot read)."""
-
-    text: str
-
-
-#: What a path of a case's repository is: text, bytes, a folder (None), a link, Latin-1 text
-#: or a model file made from its description.
-Content = str | bytes | Link | Latin1 | ModelDescription | None
 
 #: The table keys of a model file's description, and the format each describes.
 _MODEL_KEYS = {name.lower(): name for name in FORMATS}
@@ -180,9 +174,19 @@ class Case:
     count: int = 1
     fix: str | None = None
     fixed: str | None = None
+    #: ``file``'s text once ``tritonlint check --fix`` has fixed all the rule's findings there.
+    fixed_all: str | None = None
+    #: "safe" or "unsafe": the applicability of the finding's fixes.
+    applicability: str | None = None
     #: The moves of a fix that moves files: from, to (paths in the repository).
     moved: Mapping[str, str] | None = None
     smoke: Smoke | None = None
+
+    @property
+    def checked_fix(self) -> str | None:
+        """``file``'s text once ``tritonlint check --fix`` has run (None: a fix that only moves
+        files)."""
+        return self.fixed_all if self.fixed_all is not None else self.fixed
 
     @property
     def id(self) -> str:
@@ -204,7 +208,7 @@ class Case:
 
     def build(self, root: Path) -> Path:
         """Write the repository under ``root``; return ``root``."""
-        return build_tree(root, self.files)
+        return make_tree(root, self.files, verbatim=True)
 
 
 @dataclass(frozen=True)
@@ -253,28 +257,6 @@ def load(path: Path) -> CaseFile:
     return CaseFile(code, path, stage, reason, fail, passing)
 
 
-def build_tree(root: Path, files: Mapping[str, Content]) -> Path:
-    """Write ``files`` (paths relative to ``root``) under ``root``; return ``root``."""
-    root.mkdir(parents=True, exist_ok=True)
-    for relative, content in files.items():
-        path = root / relative
-        if content is None:
-            path.mkdir(parents=True, exist_ok=True)
-            continue
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, Link):
-            path.symlink_to(content.target)
-        elif isinstance(content, ModelDescription):
-            write_model(path, content)
-        elif isinstance(content, Latin1):
-            path.write_bytes(content.text.encode("latin-1"))
-        elif isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_bytes(content.encode("utf-8"))
-    return root
-
-
 def _case(path: Path, code: str, kind: str, number: int, entry: object, stage: str) -> Case:
     where = f"[[{kind}]] {number}"
     data: dict[str, Any] = _typed(path, where, entry, dict)
@@ -315,6 +297,8 @@ def _case(path: Path, code: str, kind: str, number: int, entry: object, stage: s
         count=_typed(path, f"{where} count", data.get("count", 1), int),
         fix=_optional(path, f"{where} fix", data.get("fix"), str),
         fixed=_optional(path, f"{where} fixed", data.get("fixed"), str),
+        fixed_all=_optional(path, f"{where} fixed_all", data.get("fixed_all"), str),
+        applicability=_optional(path, f"{where} applicability", data.get("applicability"), str),
         moved=_moves(path, where, data.get("moved")),
         smoke=_smoke(path, where, data.get("smoke"), stage),
     )
@@ -347,6 +331,16 @@ def _check_failing(case: Case, where: str) -> None:
         raise CaseFileError(f"{name}: {where}: nth without at")
     if case.fixed is not None and case.at is None:
         raise CaseFileError(f"{name}: {where}: fixed needs the finding's place (at)")
+    if case.applicability is not None:
+        if case.applicability not in _APPLICABILITIES:
+            raise CaseFileError(
+                f"{name}: {where}: applicability {case.applicability!r} is none of "
+                f"{list(_APPLICABILITIES)}"
+            )
+        if case.checked_fix is None and case.moved is None:
+            raise CaseFileError(f"{name}: {where}: applicability needs fixed, fixed_all or moved")
+    elif case.fixed_all is not None:
+        raise CaseFileError(f"{name}: {where}: fixed_all needs applicability")
     if case.count < 1:
         raise CaseFileError(f"{name}: {where}: count is at least 1")
 

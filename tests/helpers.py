@@ -5,25 +5,49 @@ from __future__ import annotations
 import itertools
 import os
 import shlex
+import socket
 import subprocess
 import sys
 import textwrap
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import NamedTuple
+
+from model_notation import ModelDescription, write_model
 
 from tritonlint.diagnostics import Diagnostic, Fix, Severity, TextEdit
 from tritonlint.engine import LintOptions, LintResult, lint_paths
 from tritonlint.span import Span
+from tritonlint.tritonserver.ports import LOOPBACK
 
-Files = Mapping[str, str | bytes | None]
+
+class Link(NamedTuple):
+    """A symbolic link to ``target``."""
+
+    target: str
 
 
-def make_tree(root: Path, files: Files) -> Path:
-    """Create ``files`` under ``root`` and return ``root``.
+class Latin1(NamedTuple):
+    """Text saved as Latin-1 (no UTF-8: a file tritonserver cannot read)."""
 
-    Keys are paths relative to ``root``; a ``str`` value is written as (dedented) UTF-8 text,
-    ``bytes`` as they are, and ``None`` makes an empty folder.
+    text: str
+
+
+#: What a path of a tree is: text, bytes, a folder (None), a link, Latin-1 text or a model
+#: file made from its description (tests/model_notation.py).
+Content = str | bytes | Link | Latin1 | ModelDescription | None
+Files = Mapping[str, Content]
+
+
+def make_tree(root: Path, files: Files, *, verbatim: bool = False) -> Path:
+    """Create ``files`` under ``root`` and return ``root``: the one way the tests write a tree.
+
+    Keys are paths relative to ``root``. A ``str`` value is written as UTF-8 text, dedented
+    and without its leading newlines (so that it can be written indented in a test) unless
+    ``verbatim``; ``bytes`` are written as they are, ``None`` makes an empty folder, and
+    :class:`Link`, :class:`Latin1` and :class:`~model_notation.ModelDescription` a symbolic
+    link, a Latin-1 file and a model file.
     """
     root.mkdir(parents=True, exist_ok=True)
     for relative, content in files.items():
@@ -32,10 +56,17 @@ def make_tree(root: Path, files: Files) -> Path:
             path.mkdir(parents=True, exist_ok=True)
             continue
         path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
+        if isinstance(content, Link):
+            path.symlink_to(content.target)
+        elif isinstance(content, ModelDescription):
+            write_model(path, content)
+        elif isinstance(content, Latin1):
+            path.write_bytes(content.text.encode("latin-1"))
+        elif isinstance(content, bytes):
             path.write_bytes(content)
         else:
-            path.write_text(textwrap.dedent(content).lstrip("\n"), encoding="utf-8")
+            text = content if verbatim else textwrap.dedent(content).lstrip("\n")
+            path.write_bytes(text.encode("utf-8"))
     return root
 
 
@@ -46,6 +77,19 @@ def python_launcher(path: Path, script: Path) -> Path:
     )
     path.chmod(0o755)
     return path
+
+
+def port_in_use(port: int, host: str = LOOPBACK) -> bool:
+    """Whether something still holds ``port`` (a listening or lingering socket): what a server
+    that is gone must have released."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        # SO_REUSEADDR: connections lingering in TIME_WAIT do not count, only a live socket does.
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return True
+    return False
 
 
 def lint(*paths: Path, **options: object) -> LintResult:

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from google.protobuf import text_format
 from google.protobuf.message import Message
+from helpers import make_tree
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -190,9 +191,7 @@ def fix_outcome(text: str, folder: Path, *, unsafe: bool) -> FixOutcome:
     """Fix ``text`` as the config of model ``m`` of a repository made in ``folder`` (emptied
     first), in memory, as ``check --fix`` does before it writes."""
     shutil.rmtree(folder, ignore_errors=True)
-    model = folder / "repo" / "m"
-    (model / "1").mkdir(parents=True)
-    (model / "config.pbtxt").write_text(text, encoding="utf-8")
+    make_tree(folder / "repo", {"m/1": None, "m/config.pbtxt": text}, verbatim=True)
     run = fix_paths([folder / "repo"], LintOptions(), unsafe=unsafe)
     refused = [_reason(refused.reason) for refused in run.refused]
     for _path, (before, after) in run.changed.items():

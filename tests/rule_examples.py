@@ -44,7 +44,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from case_files import Content, Latin1, Link, build_tree
+from helpers import Content, Latin1, Link, make_tree
 from model_notation import FORMATS, ModelDescription, NotationError, check
 
 ROOT = "model_repository"
@@ -237,7 +237,7 @@ def _field(text: str, name: str) -> str | None:
 def written(example: Example, folder: Path) -> Iterator[Path]:
     """The example's repository written under ``folder`` (its ``model_repository`` folder),
     with the files' modes set; they are set back afterwards."""
-    build_tree(folder, example.files)
+    make_tree(folder, example.files, verbatim=True)
     for path, mode in example.modes.items():
         (folder / path).chmod(mode)
     try:

@@ -5,10 +5,10 @@ unless ``--follow-outside-links`` is given."""
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
+from helpers import Link, make_tree
 
 from tritonlint.cli import main
 
@@ -22,13 +22,12 @@ def linked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """``repo/m/config.pbtxt``, a link to ``outside/config.pbtxt``; returns the outside file."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "200")
-    outside = tmp_path / "outside" / "config.pbtxt"
-    outside.parent.mkdir()
-    outside.write_text(OUTSIDE)
-    (tmp_path / "repo/m/1").mkdir(parents=True)
-    (tmp_path / "repo/m/1/model.py").write_text("")
-    (tmp_path / "repo/m/config.pbtxt").symlink_to(os.path.relpath(outside, tmp_path / "repo/m"))
-    return outside
+    files = {
+        "outside/config.pbtxt": OUTSIDE,
+        "repo/m/1/model.py": "",
+        "repo/m/config.pbtxt": Link("../../outside/config.pbtxt"),
+    }
+    return make_tree(tmp_path, files, verbatim=True) / "outside" / "config.pbtxt"
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -102,11 +101,12 @@ def test_a_config_linked_inside_the_repository_is_quoted_and_fixed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    shared = tmp_path / "repo" / "shared.pbtxt"
-    (tmp_path / "repo/m/1").mkdir(parents=True)
-    (tmp_path / "repo/m/1/model.py").write_text("")
-    shared.write_text(OUTSIDE)
-    (tmp_path / "repo/m/config.pbtxt").symlink_to("../shared.pbtxt")
+    files = {
+        "repo/m/1/model.py": "",
+        "repo/shared.pbtxt": OUTSIDE,
+        "repo/m/config.pbtxt": Link("../shared.pbtxt"),
+    }
+    shared = make_tree(tmp_path, files, verbatim=True) / "repo" / "shared.pbtxt"
     status, out, err = run(["check", "repo", "--fix"], capsys)
     assert (status, err) == (1, "")
     assert shared.read_text() == OUTSIDE.replace("platform:", "backend:")

@@ -1,64 +1,82 @@
 """Every rule that offers a fix, fixed by `tritonlint check --fix`: the exact bytes written, the
-finding gone when checked again; and the rules that declare fixes are those that offer them."""
+finding gone when checked again; and the rules that declare fixes are those that offer them.
+
+The repositories and the bytes are the failing cases of tests/rules/cases/ that name their
+fix's ``applicability`` (tests/case_files.py)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
-from fix_cases import CASES, FixCase
-from helpers import codes, lint, make_tree
+from case_files import Case, case_files
+from helpers import codes, lint
 
 from tritonlint.cli import main
-from tritonlint.diagnostics import Applicability
 from tritonlint.engine import LintOptions
 from tritonlint.fixing import fix_paths
 from tritonlint.rules.registry import all_rules
 
 FIXTURES = Path(__file__).parent.parent / "fixtures"
+#: The failing cases that `tritonlint check --fix` fixes.
+FIXED = [case for file in case_files() for case in file.fail if case.applicability is not None]
 
 
-@pytest.mark.parametrize("code", sorted(CASES))
+def _contents(root: Path) -> dict[str, bytes]:
+    """Every file under ``root``, by path relative to it, with its bytes."""
+    return {
+        path.relative_to(root).as_posix(): path.read_bytes()
+        for path in sorted(root.rglob("*"))
+        if path.is_file() and not path.is_symlink()
+    }
+
+
+@pytest.mark.parametrize("case", FIXED, ids=[case.id for case in FIXED])
 def test_check_fix_applies_the_rule_s_fix(
-    code: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    case: Case, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    case: FixCase = CASES[code]
-    root = make_tree(tmp_path / "repo", case.files)
-    config = root / case.config
-    before = config.read_bytes()
-    about = config.parent if case.moved else config
-    found = [d for d in lint(root, select=(code,)).diagnostics if d.path == about]
-    assert found and all(d.fixes for d in found), found
-    expected = Applicability.UNSAFE if case.unsafe else Applicability.SAFE
-    assert found[0].fixes[0].applicability is expected
-
-    command = ["check", str(root), "--select", code, "--fix"]
+    root = case.build(tmp_path / "repo")
+    target = root / case.lint if case.lint else root
+    before = _contents(root)
+    command = ["check", str(target), "--select", case.code, "--fix"]
+    if "triton_version" in case.options:
+        command += ["--triton-version", case.options["triton_version"]]
     assert main(command) in (0, 1)
-    if case.unsafe:  # a safe --fix leaves it, and says --unsafe-fixes would fix it
-        assert config.read_bytes() == before
+    if case.applicability == "unsafe":  # a safe --fix leaves it, and says --unsafe-fixes would
+        assert _contents(root) == before
         out = capsys.readouterr().out
         assert "hidden fix can be enabled with the `--unsafe-fixes` option" in out
         assert main([*command, "--unsafe-fixes"]) == 0
     capsys.readouterr()
-    assert config.read_bytes() == case.fixed.encode("utf-8")
-    for source, target in case.moved:
-        assert not (root / source).exists() and (root / target).is_file()
-    assert code not in codes(lint(root, select=(code,)))
+    expected = dict(before)
+    for source, target_path in (case.moved or {}).items():
+        moved = {p: b for p, b in expected.items() if p == source or p.startswith(f"{source}/")}
+        for path, content in moved.items():
+            del expected[path]
+            expected[target_path + path[len(source) :]] = content
+    if case.checked_fix is not None:
+        expected[case.file] = case.checked_fix.encode("utf-8")
+    assert _contents(root) == expected
+    for source in case.moved or {}:
+        assert not (root / source).exists()
+    assert case.code not in codes(lint(target, select=(case.code,)))
 
 
 def test_the_rules_that_declare_fixes_are_those_with_a_fix_case() -> None:
     declared = {rule.code for rule in all_rules() if rule.fix is not None}
-    assert declared == set(CASES)
+    assert declared == {case.code for case in FIXED}
 
 
-@pytest.mark.parametrize("code", sorted(CASES))
-def test_a_declared_fix_has_the_applicability_its_rule_declares(code: str, tmp_path: Path) -> None:
-    rule = next(r for r in all_rules() if r.code == code)
+@pytest.mark.parametrize("case", FIXED, ids=[case.id for case in FIXED])
+def test_a_declared_fix_has_the_applicability_its_rule_declares(case: Case, tmp_path: Path) -> None:
+    rule = next(r for r in all_rules() if r.code == case.code)
     assert rule.fix is not None
-    root = make_tree(tmp_path / "repo", CASES[code].files)
-    for diagnostic in lint(root, select=(code,)).diagnostics:
+    root = case.build(tmp_path / "repo")
+    found = lint(root, select=(case.code,)).diagnostics
+    assert any(diagnostic.fixes for diagnostic in found)
+    for diagnostic in found:
         for fix in diagnostic.fixes:
-            assert fix.applicability in rule.fix.applicability, (code, fix)
+            assert fix.applicability in rule.fix.applicability, (case.code, fix)
 
 
 def test_every_fix_found_in_the_fixtures_belongs_to_a_rule_that_declares_it() -> None:
@@ -73,9 +91,9 @@ def test_every_fix_found_in_the_fixtures_belongs_to_a_rule_that_declares_it() ->
 
 
 def test_fix_paths_writes_nothing(tmp_path: Path) -> None:
-    case = CASES["TL201"]
-    root = make_tree(tmp_path / "repo", case.files)
-    before = (root / case.config).read_bytes()
+    case = next(case for case in FIXED if case.code == "TL201")
+    root = case.build(tmp_path / "repo")
+    before = _contents(root)
     run = fix_paths([root], LintOptions(select=("TL201",)))
-    assert [p.name for p in run.changed] == ["config.pbtxt"]
-    assert (root / case.config).read_bytes() == before
+    assert [p.relative_to(root).as_posix() for p in run.changed] == [case.file]
+    assert _contents(root) == before

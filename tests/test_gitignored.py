@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
+from helpers import make_tree
 
 from tritonlint.repository.gitignored import (
     GitIgnored,
@@ -154,20 +155,16 @@ def _build(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     root = tmp_path / "work"
     root.mkdir()
     subprocess.run(["git", "init", "-q", str(root)], check=True, env=environ)
-    for relative in FILES:
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text("", encoding="utf-8")
-    (root / ".gitignore").write_text(ROOT_IGNORE, encoding="utf-8")
-    (root / "sub" / ".gitignore").write_text(SUB_IGNORE, encoding="utf-8")
-    (root / "sub" / "deeper" / ".gitignore").write_text(DEEPER_IGNORE, encoding="utf-8")
-    (root / ".git" / "info").mkdir(exist_ok=True)
-    (root / ".git" / "info" / "exclude").write_text(INFO_EXCLUDE, encoding="utf-8")
-    (home / "my-ignores").write_text(GLOBAL_EXCLUDE, encoding="utf-8")
-    (home / ".gitconfig").write_text(
-        '[user]\n\tname = x\n[core]\n\texcludesFile = "~/my-ignores" ; the global one\n',
-        encoding="utf-8",
-    )
+    files = {
+        **dict.fromkeys(FILES, ""),
+        ".gitignore": ROOT_IGNORE,
+        "sub/.gitignore": SUB_IGNORE,
+        "sub/deeper/.gitignore": DEEPER_IGNORE,
+        ".git/info/exclude": INFO_EXCLUDE,
+    }
+    make_tree(root, files, verbatim=True)
+    gitconfig = '[user]\n\tname = x\n[core]\n\texcludesFile = "~/my-ignores" ; the global one\n'
+    make_tree(home, {"my-ignores": GLOBAL_EXCLUDE, ".gitconfig": gitconfig}, verbatim=True)
     return root, environ
 
 
@@ -288,15 +285,17 @@ def test_a_symbolic_link_ignore_file_is_not_followed(tmp_path: Path) -> None:
 def test_a_pattern_that_backtracks_without_end_is_matched_at_once(tmp_path: Path) -> None:
     """A stranger's .gitignore and folder names must not hold the search up: the matcher
     takes time linear in the name, not exponential in the pattern's stars."""
-    root = tmp_path
-    for part in ("HEAD",):
-        (root / ".git" / part).parent.mkdir(parents=True, exist_ok=True)
-        (root / ".git" / part).write_text("ref: refs/heads/main\n", encoding="utf-8")
-    (root / ".git" / "objects").mkdir()
-    (root / ".git" / "refs").mkdir()
-    (root / ".gitignore").write_text("*a" * 16 + "*b\n", encoding="utf-8")
     name = "a" * 200
-    (root / name).mkdir()
+    root = make_tree(
+        tmp_path,
+        {
+            ".git/HEAD": "ref: refs/heads/main\n",
+            ".git/objects": None,
+            ".git/refs": None,
+            ".gitignore": "*a" * 16 + "*b\n",
+            name: None,
+        },
+    )
     assert GitIgnored(root, {}).ignored([root / name]) == frozenset()
 
 

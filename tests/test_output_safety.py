@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import validate_sarif
+from helpers import make_tree, validate_sarif
 
 from tritonlint.cli import main
 
@@ -148,9 +148,7 @@ def test_a_message_quoting_a_long_value_is_cut_in_its_middle(
     name = "x" * 100_000
     inputs = 'input { name: "i" data_type: TYPE_FP32 dims: [ -2 ] }\n' * 200
     config = f'name: "{name}"\nbackend: "onnxruntime"\nmax_batch_size: 8\n{inputs}'
-    (tmp_path / "m" / "1").mkdir(parents=True)
-    (tmp_path / "m" / "1" / "model.onnx").write_bytes(b"")
-    (tmp_path / "m" / "config.pbtxt").write_text(config, encoding="utf-8")
+    make_tree(tmp_path, {"m/1/model.onnx": b"", "m/config.pbtxt": config}, verbatim=True)
     assert main(["check", "m", "--format", "concise", "--quiet"]) == 1
     lines = capsys.readouterr().out.splitlines()
     full = (

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,8 @@ assert isinstance(CONFIG, str)
 
 
 def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    """One file of :func:`make_tree`; its path."""
+    make_tree(path.parent, {path.name: text})
     return path
 
 

@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import make_tree
 from rich.console import Console
 
 from tritonlint.cli import main
@@ -169,10 +170,10 @@ def broken_model(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("COLUMNS", "400")
     for name in ("FORCE_COLOR", "TTY_COMPATIBLE", "NO_COLOR"):
         monkeypatch.delenv(name, raising=False)
-    folder = tmp_path / "models" / "m"
-    folder.mkdir(parents=True)
-    (folder / "config.pbtxt").write_text('name: "other"\nbackend: "python"\n', encoding="utf-8")
-    return folder
+    models = make_tree(
+        tmp_path / "models", {"m/config.pbtxt": 'name: "other"\nbackend: "python"\n'}
+    )
+    return models / "m"
 
 
 def test_a_terminal_gets_the_same_report_in_colour(
@@ -261,11 +262,8 @@ def test_a_report_on_a_long_line_grows_with_its_findings_not_the_line(
     """Every field of a one-line config of 100 KB given twice: each finding's frame holds at
     most 160 columns of the line, so the report is a few hundred bytes a finding."""
     monkeypatch.chdir(tmp_path)
-    folder = tmp_path / "m"
-    (folder / "1").mkdir(parents=True)
-    (folder / "1" / "model.onnx").write_bytes(b"")
     line = 'name: "m" backend: "onnxruntime" ' + "max_batch_size: 1 " * 5_000
-    (folder / "config.pbtxt").write_text(line + "\n", encoding="utf-8")
+    make_tree(tmp_path, {"m/1/model.onnx": b"", "m/config.pbtxt": line + "\n"}, verbatim=True)
     buffer = io.StringIO()
     monkeypatch.setattr("sys.stdout", buffer)
     assert main(["check", "m"]) == 1

@@ -10,6 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import make_tree
 
 from tritonlint.repository.gitignored import IgnoreRules
 from tritonlint.repository.ignore_patterns import IgnorePatterns
@@ -313,10 +314,7 @@ def test_the_quirks_of_gits_reading_are_kept(
     }
     root = tmp_path / "work"
     subprocess.run(["git", "init", "-q", str(root)], check=True, env=environ)
-    (root / ".gitignore").write_text(QUIRKS + "\n", encoding="utf-8")
-    for relative in QUIRK_PATHS:
-        (root / relative).parent.mkdir(parents=True, exist_ok=True)
-        (root / relative).write_text("", encoding="utf-8")
+    make_tree(root, {".gitignore": QUIRKS + "\n", **dict.fromkeys(QUIRK_PATHS, "")}, verbatim=True)
     paths = [(root / relative, False) for relative in QUIRK_PATHS]
     paths += [(folder, True) for folder in {path.parent for path, _ in paths} - {root}]
     request = b"".join(os.fsencode(path.relative_to(root)) + b"\0" for path, _ in paths)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+from helpers import Content, make_tree
+
 from tritonlint.engine import LintOptions, Workspace
 from tritonlint.repository.model import Repository
 
@@ -64,11 +66,13 @@ ensemble_scheduling {
 
 def pipeline_repository(root: Path) -> Repository:
     """A repository of an ensemble (``pipeline``) of ``preprocess`` and ``classifier``."""
+    files: dict[str, Content] = {}
     for name, text in (
         ("preprocess", PREPROCESS),
         ("classifier", CLASSIFIER),
         ("pipeline", PIPELINE),
     ):
-        (root / name / "1").mkdir(parents=True)
-        (root / name / "config.pbtxt").write_text(text.lstrip("\n"), encoding="utf-8")
+        files[f"{name}/1"] = None
+        files[f"{name}/config.pbtxt"] = text.lstrip("\n")
+    make_tree(root, files, verbatim=True)
     return Workspace(root, LintOptions()).repository

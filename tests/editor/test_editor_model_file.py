@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from editor_texts import at_cursor
+from helpers import make_tree
 
 from tritonlint.editor.completion import completions
 from tritonlint.editor.hover import hover
@@ -29,12 +30,9 @@ def config(inputs: list[str], outputs: tuple[str, ...] = ()) -> str:
 
 
 def workspace(root: Path, model_file: str, text: str) -> tuple[Workspace, Path]:
-    folder = root / "models" / "m"
-    (folder / "1").mkdir(parents=True)
-    (folder / "1" / "model.pt").write_bytes((DATA / model_file).read_bytes())
-    path = folder / "config.pbtxt"
-    path.write_text(text, encoding="utf-8")
-    return Workspace(root / "models"), path
+    files = {"m/1/model.pt": (DATA / model_file).read_bytes(), "m/config.pbtxt": text}
+    models = make_tree(root / "models", files, verbatim=True)
+    return Workspace(models), models / "m" / "config.pbtxt"
 
 
 def name_line(tmp_path: Path, schema: Schema, model_file: str, text: str, word: str) -> str:

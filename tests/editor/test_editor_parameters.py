@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from editor_texts import at_cursor
+from helpers import make_tree
 
 from tritonlint.editor.completion import Completion, CompletionKind, completions
 from tritonlint.editor.hover import hover
@@ -126,9 +127,7 @@ def test_onnxruntime_keys_for_the_backend_its_model_file_implies(
     tmp_path: Path, schema: Schema
 ) -> None:
     config = 'name: "m"\nparameters { key: "" }\n'
-    (tmp_path / "m" / "1").mkdir(parents=True)
-    (tmp_path / "m" / "1" / "model.onnx").write_bytes(b"")
-    (tmp_path / "m" / "config.pbtxt").write_text(config, encoding="utf-8")
+    make_tree(tmp_path, {"m/1/model.onnx": b"", "m/config.pbtxt": config}, verbatim=True)
     repository = Workspace(tmp_path, LintOptions()).repository
     marked = 'name: "m"\nparameters { key: "|" }\n'
     path = tmp_path / "m" / "config.pbtxt"

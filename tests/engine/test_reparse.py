@@ -19,6 +19,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from helpers import make_tree
 
 from tritonlint.document import ConfigDocument, parse_config, reparse_config
 from tritonlint.editor.completion import completions
@@ -301,12 +302,10 @@ def test_the_editor_features_answer_the_same_from_a_reparsed_document() -> None:
 
 
 def test_a_workspace_checks_an_edited_text_as_a_fresh_workspace_does(tmp_path: Path) -> None:
-    root = tmp_path / "models"
-    (root / "large" / "1").mkdir(parents=True)
-    (root / "large" / "1" / "model.onnx").write_bytes(b"")
-    path = root / "large" / "config.pbtxt"
     text = large_config(200)
-    path.write_text(text, encoding="utf-8")
+    files = {"large/1/model.onnx": b"", "large/config.pbtxt": text}
+    root = make_tree(tmp_path / "models", files, verbatim=True)
+    path = root / "large" / "config.pbtxt"
     workspace = Workspace(root)
     workspace.check()
     rng = random.Random(3)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import make_tree
 
 from tritonlint.cli import main
 
@@ -23,18 +24,15 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     config; the working directory is ``tmp_path``."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "400")
-    for relative, text in {
+    files = {
         "models/a/config.pbtxt": UGLY,
         "models/a/configs/cpu.pbtxt": "instance_group{kind:KIND_CPU}",
         "models/b/config.pbtxt": BROKEN,
         "models/c/config.pbtxt": PRETTY,
         "models/c/1/model.onnx": "",
         "notes/other.pbtxt": "x:1",
-    }.items():
-        path = tmp_path / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    return tmp_path
+    }
+    return make_tree(tmp_path, files, verbatim=True)
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from helpers import make_tree
 from lsprotocol import types
 
 from tritonlint.diagnostics import Applicability, Fix, TextEdit
@@ -20,11 +21,10 @@ CONFIG = 'name: "m"\nbackend: "python"\nmax_batch_size: -1\n'
 
 
 def test_a_fix_that_would_break_the_file_is_not_offered(tmp_path: Path) -> None:
-    model = tmp_path / "repo" / "m"
-    (model / "1").mkdir(parents=True)
-    (model / "1" / "model.py").write_text("")
-    (model / "config.pbtxt").write_text(CONFIG)
-    workspace = Workspace(tmp_path / "repo")
+    repo = make_tree(
+        tmp_path / "repo", {"m/1/model.py": "", "m/config.pbtxt": CONFIG}, verbatim=True
+    )
+    workspace = Workspace(repo)
     (finding,) = (d for d in workspace.check().diagnostics if d.code == "TL501")
     assert finding.span is not None
     value = finding.span

@@ -79,7 +79,7 @@ def test_a_whole_model(tmp_path: Path) -> None:
         ),
     )
     found = model_class(tmp_path, MODEL)
-    assert (found.has_execute, found.has_initialize, found.has_finalize) == (True, True, True)
+    assert found.has_execute and {"initialize", "finalize"} <= found.methods
 
 
 def test_no_model_class(tmp_path: Path) -> None:
@@ -93,7 +93,7 @@ def test_a_class_without_execute(tmp_path: Path) -> None:
     found = model_class(
         tmp_path, "class TritonPythonModel:\n    def initialize(self, args):\n        pass\n"
     )
-    assert (found.has_execute, found.has_initialize, found.has_finalize) == (False, True, False)
+    assert not found.has_execute and found.methods == {"initialize"}
     assert found.auto_complete_config is None
 
 

@@ -21,8 +21,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
-from case_files import Case, CaseFileError, Latin1, Link, case_files, load
-from helpers import assert_fix_resolves, lint, python_launcher
+from case_files import Case, CaseFileError, case_files, load
+from helpers import Latin1, Link, assert_fix_resolves, lint, python_launcher
 from rule_examples import ROOT, NotAnExample, parse_example, unreadable_yet_read, written
 
 from tritonlint.diagnostics import Diagnostic, Severity
@@ -64,6 +64,9 @@ def test_case(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert rule is not None and finding.severity is rule.severity
     if case.fix is not None:
         assert [fix.title for fix in finding.fixes] == ([case.fix] if case.fix else [])
+    if case.applicability is not None:
+        applicabilities = [fix.applicability.value for fix in finding.fixes]
+        assert applicabilities and set(applicabilities) == {case.applicability}, finding.fixes
     if case.fixed is not None:
         assert assert_fix_resolves(finding, target, **options) == case.fixed
     if case.moved is not None:
@@ -179,8 +182,30 @@ def test_smoke_rules_are_run_by_the_smoke_stage() -> None:
         ('[[fail]]\nconfig = "a"\nmessage = "x"\nat = "b"\n', "'b' not found"),
         ('stage = "smoke"\n[[pass]]\nconfig = ""\n', "needs a reason"),
         ("examples = 1\n", "unknown key(s) examples"),
+        (
+            '[[fail]]\nconfig = "a"\nmessage = "x"\nat = "a"\nfixed = "b"\napplicability = "maybe"\n',
+            "applicability 'maybe' is none of",
+        ),
+        (
+            '[[fail]]\nconfig = "a"\nmessage = "x"\napplicability = "safe"\n',
+            "applicability needs fixed, fixed_all or moved",
+        ),
+        (
+            '[[fail]]\nconfig = "a"\nmessage = "x"\nfixed_all = "b"\n',
+            "fixed_all needs applicability",
+        ),
     ],
-    ids=["unknown-key", "folder", "no-message", "marker", "reason", "top-level"],
+    ids=[
+        "unknown-key",
+        "folder",
+        "no-message",
+        "marker",
+        "reason",
+        "top-level",
+        "applicability",
+        "applicability-without-fix",
+        "fixed-all-alone",
+    ],
 )
 def test_a_case_file_with_a_mistake_is_an_error_naming_it(
     tmp_path: Path, text: str, error: str

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import codes_at, lint
+from helpers import Content, codes_at, lint, make_tree
 
 from tritonlint.modelfiles.tensorrt_releases import ROWS, ReleaseTensorRT
 from tritonlint.schema.releases import container_release, resolve_release
@@ -24,13 +24,10 @@ def _plan(major: int, minor: int, patch: int) -> bytes:
 
 
 def _repository(root: Path, *versions: tuple[int, int, int]) -> Path:
-    model = root / "m"
-    model.mkdir(parents=True)
-    (model / "config.pbtxt").write_text(CONFIG, encoding="utf-8")
+    files: dict[str, Content] = {"m/config.pbtxt": CONFIG}
     for number, version in enumerate(versions, start=1):
-        (model / str(number)).mkdir()
-        (model / str(number) / "model.plan").write_bytes(_plan(*version))
-    return root
+        files[f"m/{number}/model.plan"] = _plan(*version)
+    return make_tree(root, files)
 
 
 TL = ("TL912", "TL913", "TL914")

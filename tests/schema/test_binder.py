@@ -112,8 +112,10 @@ def test_source_map_points_at_fields_names_and_values() -> None:
     assert start(source_map.get(("parameters", "n")).field) == (12, 1)  # type: ignore[union-attr]
     # A path that was never set resolves to its closest recorded parent.
     assert source_map.get(("input", 0, "reshape")) is None
-    assert source_map.value_span(("input", 0, "reshape")) == first_input.value
-    assert source_map.name_span(("output", 0, "label_filename")) is not None
+    nearest = source_map.nearest(("input", 0, "reshape"))
+    assert nearest is not None and nearest.value == first_input.value
+    nearest = source_map.nearest(("output", 0, "label_filename"))
+    assert nearest is not None and nearest.name is not None
 
 
 def test_bound_string_escapes_and_special_floats() -> None:

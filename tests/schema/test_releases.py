@@ -488,10 +488,11 @@ def _fake_schema(*fields: str) -> descriptor_pb2.FileDescriptorProto:
 
 def test_the_script_stores_each_distinct_schema_once(tmp_path: Path) -> None:
     script = _script("derive_protos")
-    protos = tmp_path / "protos"
-    (protos / "schemas").mkdir(parents=True)
-    (protos / "schemas" / "0123456789abcdef.binpb").write_bytes(b"no release names this")
-    (protos / "schemas" / "0123456789abcdef.proto").write_text("", encoding="utf-8")
+    files = {
+        "schemas/0123456789abcdef.binpb": b"no release names this",
+        "schemas/0123456789abcdef.proto": "",
+    }
+    protos = make_tree(tmp_path / "protos", files)
     old, new = _fake_schema("name"), _fake_schema("name", "max_batch_size")
     index = {}
     for release, proto in (("2.20.0", new), ("2.19.0", old), ("2.19.1", old)):

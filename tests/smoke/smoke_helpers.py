@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from helpers import port_in_use
+
 from tritonlint.smoke import SmokeResult
-from tritonlint.tritonserver.ports import port_in_use
 from tritonlint.tritonserver.process import live_group_members
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import make_tree
 from standin_harness import Request, TritonModelException, instance_args, load_standin
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "model_files"
@@ -312,8 +313,7 @@ def test_the_tensorrt_stand_in_refuses_a_cpu_instance_in_the_backends_words(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     module = load_standin("tensorrt", tmp_path, monkeypatch, tensorrt=_fake_tensorrt())
-    folder = tmp_path / "repo" / "detector"
-    (folder / "1").mkdir(parents=True)
+    folder = make_tree(tmp_path / "repo" / "detector", {"1": None})
     with pytest.raises(TritonModelException) as refused:
         module.TritonPythonModel().initialize(instance_args(folder, PLAN_CONFIG, kind="CPU"))
     assert str(refused.value) == (
@@ -326,9 +326,7 @@ def test_the_tensorrt_stand_in_refuses_a_plan_tensorrt_cannot_read_with_its_logg
 ) -> None:
     module = load_standin("tensorrt", tmp_path, monkeypatch, tensorrt=_fake_tensorrt())
     monkeypatch.setattr(module, "device_buffers", _Buffers)
-    folder = tmp_path / "repo" / "detector"
-    (folder / "1").mkdir(parents=True)
-    (folder / "1" / "ampere.plan").write_bytes(b"ftrt" + bytes(40))
+    folder = make_tree(tmp_path / "repo" / "detector", {"1/ampere.plan": b"ftrt" + bytes(40)})
     config = {**PLAN_CONFIG, "cc_model_filenames": {"8.6": "ampere.plan"}}
     with pytest.raises(TritonModelException) as refused:
         module.TritonPythonModel().initialize(instance_args(folder, config, kind="GPU"))
@@ -344,9 +342,7 @@ def test_the_tensorrt_stand_in_looks_for_the_chosen_plan(
 ) -> None:
     module = load_standin("tensorrt", tmp_path, monkeypatch, tensorrt=_fake_tensorrt())
     monkeypatch.setattr(module, "device_buffers", _Buffers)
-    folder = tmp_path / "repo" / "detector"
-    (folder / "1").mkdir(parents=True)
-    (folder / "1" / "model.plan").write_bytes(b"ftrt")
+    folder = make_tree(tmp_path / "repo" / "detector", {"1/model.plan": b"ftrt"})
     config = {**PLAN_CONFIG, "cc_model_filenames": {"8.6": "ampere.plan"}}
     with pytest.raises(TritonModelException) as refused:
         module.TritonPythonModel().initialize(instance_args(folder, config, kind="GPU"))

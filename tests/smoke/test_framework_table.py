@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import make_tree
 
 from tritonlint.smoke.runner import framework_gpu, framework_status
 from tritonlint.tritonserver.framework_backends import (
@@ -75,13 +76,7 @@ def test_the_status_line_names_the_device(backend: str, gpu: int | None, words: 
 
 
 def _package(root: Path, name: str, files: dict[str, str]) -> None:
-    folder = root / name
-    folder.mkdir(parents=True)
-    (folder / "__init__.py").write_text("")
-    for relative, text in files.items():
-        path = folder / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
+    make_tree(root / name, {"__init__.py": "", **files}, verbatim=True)
 
 
 @pytest.mark.parametrize(

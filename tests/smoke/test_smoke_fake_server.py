@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import make_tree
+from helpers import make_tree, port_in_use
 from smoke_helpers import (
     FakeDocker,
     FakeServer,
@@ -538,8 +538,6 @@ def test_an_interrupted_run_stops_the_server(
     assert process.returncode == 130
     assert_released(pids=fake_server.pids())
     (start,) = fake_server.events("start")
-    from tritonlint.tritonserver.ports import port_in_use
-
     assert not any(port_in_use(port) for port in start["ports"])
 
 

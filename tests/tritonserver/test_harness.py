@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import port_in_use
 
 from tritonlint.tritonserver import (
     LoadStatus,
@@ -21,7 +22,6 @@ from tritonlint.tritonserver import (
     judge_repository,
     provision,
 )
-from tritonlint.tritonserver.ports import port_in_use
 from tritonlint.tritonserver.process import live_group_members
 from tritonlint.tritonserver.stubs import build_backend_dir
 

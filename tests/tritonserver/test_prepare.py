@@ -6,10 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers import make_tree, port_in_use
 
 from tritonlint.repository.model import classify_version
 from tritonlint.tritonserver import logs
-from tritonlint.tritonserver.ports import free_ports, port_in_use
+from tritonlint.tritonserver.ports import free_ports
 from tritonlint.tritonserver.prepare import (
     ADJUST_GPUS,
     ADJUST_KIND_GPU,
@@ -72,13 +73,10 @@ def test_server_version_reads_folder_names_like_the_server(name: str, version: i
 
 
 def _model(root: Path, name: str, config: str, *files: str) -> Path:
-    folder = root / name
-    folder.mkdir(parents=True)
-    (folder / "config.pbtxt").write_text(config)
-    for file in files:
-        (folder / file).parent.mkdir(parents=True, exist_ok=True)
-        (folder / file).write_text("")
-    return folder
+    """A model folder ``root/name`` with ``config`` and the empty ``files``."""
+    return make_tree(
+        root / name, {"config.pbtxt": config, **dict.fromkeys(files, "")}, verbatim=True
+    )
 
 
 def test_scan_model_ignores_comments(tmp_path: Path) -> None:
@@ -90,7 +88,7 @@ def test_scan_model_ignores_comments(tmp_path: Path) -> None:
     )
     model = scan_model(folder)
     assert model.backend is None
-    assert model.is_ensemble
+    assert model.platform == "ensemble"
     assert model.composing == ("a", "b")
 
 
@@ -102,7 +100,7 @@ def test_scan_model_reads_single_quoted_strings(tmp_path: Path) -> None:
         "ensemble_scheduling { step [ { model_name: 'a' }, { model_name: \"b\" } ] }\n",
     )
     model = scan_model(folder)
-    assert model.is_ensemble
+    assert model.platform == "ensemble"
     assert model.composing == ("a", "b")
 
 

@@ -72,14 +72,6 @@ class ModelClass:
     def has_execute(self) -> bool:
         return "execute" in self.methods
 
-    @property
-    def has_initialize(self) -> bool:
-        return "initialize" in self.methods
-
-    @property
-    def has_finalize(self) -> bool:
-        return "finalize" in self.methods
-
 
 @dataclass(frozen=True)
 class PythonModel:

@@ -87,14 +87,6 @@ class SourceMap:
                 return found
         return None
 
-    def value_span(self, path: Path) -> Span | None:
-        location = self.nearest(path)
-        return location.value if location else None
-
-    def name_span(self, path: Path) -> Span | None:
-        location = self.nearest(path)
-        return location.name if location else None
-
 
 def _moved(location: Location, shift: Shift) -> Location:
     """Where ``location`` is after the edit ``shift`` describes (its name and value are

@@ -19,15 +19,3 @@ def free_ports(count: int, host: str = LOOPBACK) -> list[int]:
     finally:
         for sock in sockets:
             sock.close()
-
-
-def port_in_use(port: int, host: str = LOOPBACK) -> bool:
-    """Whether something still holds ``port`` (a listening or lingering socket)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        # SO_REUSEADDR: connections lingering in TIME_WAIT do not count, only a live socket does.
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind((host, port))
-        except OSError:
-            return True
-    return False

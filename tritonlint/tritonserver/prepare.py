@@ -80,10 +80,6 @@ class ModelInfo:
     adjustments: list[str] = field(default_factory=list)
 
     @property
-    def is_ensemble(self) -> bool:
-        return self.platform == "ensemble"
-
-    @property
     def is_python(self) -> bool:
         if self.backend is not None:
             return self.backend == "python"
