@@ -39,8 +39,8 @@ from tritonlint.document import ConfigDocument, parse_config
 from tritonlint.engine import LintOptions
 from tritonlint.fixing import fix_paths
 from tritonlint.format import Formatted, format_text
+from tritonlint.integrity import breakage_kind
 from tritonlint.schema.releases import load_schema
-from tritonlint.stage_rules import StageRule
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The shared corpus of real configs, next to the checkout (or where the variable says).
@@ -68,7 +68,6 @@ _TOKEN = re.compile(
 
 #: What the parser and binder report for a text that protobuf (and the server) would refuse
 #: for its form: a syntax error, a field or a oneof given twice.
-_TWICE = {StageRule.DUPLICATE_FIELD, StageRule.OVERRIDDEN_FIELD, StageRule.ONEOF_CONFLICT}
 
 
 def tokens(text: str) -> list[str]:
@@ -133,10 +132,9 @@ def protobuf_message(text: str) -> Message | None:
 
 def breakage(document: ConfigDocument) -> Counter[str]:
     """How many syntax errors and fields given twice the parser and binder find, by kind."""
+    kinds = (breakage_kind(problem) for problem in document.problems)
     return Counter(
-        "syntax error" if problem.rule.is_syntax else "given twice"
-        for problem in document.problems
-        if problem.rule.is_syntax or problem.rule in _TWICE
+        "syntax error" if kind == "syntax" else "given twice" for kind in kinds if kind is not None
     )
 
 

@@ -39,7 +39,8 @@ _KINDS = {
 }
 
 
-def _kind(problem: FileProblem) -> str | None:
+def breakage_kind(problem: FileProblem) -> str | None:
+    """``syntax``, ``twice`` or ``oneof`` for a problem a rewrite may not add; else None."""
     return _KINDS.get(problem.rule)
 
 
@@ -54,10 +55,10 @@ def new_breakage(
     is a default: a fix that makes a bad first value good turns one into the other), oneofs
     given two members. A rewrite may resolve a problem of a kind, never add one.
     """
-    old = Counter(_kind(problem) for problem in before.problems)
-    new = Counter(_kind(problem) for problem in after.problems)
+    old = Counter(breakage_kind(problem) for problem in before.problems)
+    new = Counter(breakage_kind(problem) for problem in after.problems)
     for problem in after.problems:
-        kind = _kind(problem)
+        kind = breakage_kind(problem)
         if kind is not None and new[kind] > old[kind]:
             where = f"{problem.span.line}:{problem.span.column}: " if problem.span else ""
             if kind == "syntax":

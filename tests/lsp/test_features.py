@@ -15,6 +15,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from test_server import apply
 
 from tritonlint.document import parse_config
+from tritonlint.integrity import breakage_kind
 from tritonlint.schema.releases import load_schema
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -158,7 +159,7 @@ async def test_enter_in_an_opened_list_of_messages_offers_an_element_not_a_field
         edit = types.TextEdit(item.text_edit.range, item.text_edit.new_text.replace("$0", ""))
         accepted = apply(text, [edit])
         problems = parse_config(path, accepted, load_schema()).problems
-        assert [p.message for p in problems if p.rule.is_syntax] == []
+        assert [p.message for p in problems if breakage_kind(p) == "syntax"] == []
     typed = types.CompletionContext(
         trigger_kind=types.CompletionTriggerKind.TriggerCharacter, trigger_character=" "
     )
