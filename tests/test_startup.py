@@ -76,6 +76,43 @@ def test_a_lint_reported_to_a_pipe_loads_no_report_it_does_not_print(tmp_path: P
     )
 
 
+def test_a_lint_loads_only_the_readers_of_the_model_files_it_meets(tmp_path: Path) -> None:
+    """A python model's config: no framework reader, no TOML parser (a pyproject.toml without
+    tritonlint's table is not parsed), no fuzzy matcher, no temporary files."""
+    repository = tmp_path / "models"
+    (repository / "echo" / "1").mkdir(parents=True)
+    (repository / "echo" / "config.pbtxt").write_bytes(
+        CONFIG.read_bytes().replace(b'name: "echo_python"', b'name: "echo"')
+    )
+    (repository / "echo" / "1" / "model.py").write_text("", encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "models"\n', encoding="utf-8")
+    status, modules = imported([str(repository / "echo" / "config.pbtxt")], tmp_path)
+    assert status == 0
+    readers = under(modules, "tritonlint.modelfiles")
+    assert "tritonlint.modelfiles.python" in readers
+    assert (
+        readers
+        & {
+            "tritonlint.modelfiles.onnx",
+            "tritonlint.modelfiles.torchscript",
+            "tritonlint.modelfiles.savedmodel",
+            "tritonlint.modelfiles.openvino",
+        }
+        == set()
+    )
+    assert modules & {"zipfile", "pickletools", "tomllib", "tomli", "difflib", "tempfile"} == set()
+
+    # The same with a TorchScript model and tritonlint's table: their readers come.
+    (repository / "echo" / "1" / "model.py").unlink()
+    config = repository / "echo" / "config.pbtxt"
+    config.write_text('name: "echo"\nplatform: "pytorch_libtorch"\n', encoding="utf-8")
+    (repository / "echo" / "1" / "model.pt").write_bytes(b"not a zip")
+    (tmp_path / "pyproject.toml").write_text("[tool.tritonlint]\n", encoding="utf-8")
+    status, modules = imported([str(config)], tmp_path)
+    assert {"tritonlint.modelfiles.torchscript", "zipfile"} <= modules
+    assert "tomllib" in modules or "tomli" in modules
+
+
 @pytest.mark.parametrize("report_format", sorted(REPORT_MODULES))
 def test_a_report_format_loads_its_own_module_alone(report_format: str, tmp_path: Path) -> None:
     status, modules = imported([str(CONFIG), "--format", report_format], tmp_path)

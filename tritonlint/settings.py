@@ -38,11 +38,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
-
 from tritonlint.diagnostics import Severity
 from tritonlint.paths import is_file_here, is_folder_here
 from tritonlint.report.printable import shown_path
@@ -211,20 +206,33 @@ def _too_deep(path: Path) -> SettingsError:
 MAX_BYTES = 1024 * 1024
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def _read_bytes(path: Path) -> bytes:
     try:
         with path.open("rb") as handle:
             raw = handle.read(MAX_BYTES + 1)
-        if len(raw) > MAX_BYTES:
-            raise SettingsError(
-                f"{shown_path(path)}: larger than {MAX_BYTES // 1024 // 1024} MiB, which no "
-                "settings file is; it is not read"
-            )
+    except OSError as error:
+        raise SettingsError(f"{shown_path(path)}: cannot read it: {error}") from None
+    if len(raw) > MAX_BYTES:
+        raise SettingsError(
+            f"{shown_path(path)}: larger than {MAX_BYTES // 1024 // 1024} MiB, which no "
+            "settings file is; it is not read"
+        )
+    return raw
+
+
+def _parse_toml(raw: bytes, path: Path) -> dict[str, Any]:
+    # Imported here: most runs find no settings file, or a pyproject.toml without tritonlint's
+    # table, and never parse TOML.
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # type: ignore[import-not-found, unused-ignore]
+    try:
         data: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
         return data
     except tomllib.TOMLDecodeError as error:
         raise SettingsError(f"{shown_path(path)}: not valid TOML: {error}") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError as error:
         raise SettingsError(f"{shown_path(path)}: cannot read it: {error}") from None
     except RecursionError:  # the TOML parser recurses into each nested array or table
         raise _too_deep(path) from None
@@ -257,7 +265,10 @@ def _tool_table(data: dict[str, Any], path: Path) -> dict[str, Any] | None:
 
 def _settings_table(path: Path) -> tuple[dict[str, Any], str] | None:
     """The table of tritonlint settings in ``path`` and how to name its keys, or None."""
-    data = _read_toml(path)
+    raw = _read_bytes(path)
+    if path.name == PYPROJECT and b"tritonlint" not in raw:
+        return None  # no [tool.tritonlint] can be written without the word
+    data = _parse_toml(raw, path)
     table = _tool_table(data, path)
     if table is not None or path.name != PYPROJECT:  # (other tools' tables are theirs)
         _check_depth(data if table is None else table, path)

@@ -8,40 +8,52 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from tritonlint import __version__
-from tritonlint.cli.check import run_check
-from tritonlint.cli.check_options import add_check_command
-from tritonlint.cli.report_merge import add_report_command, run_report_merge
-from tritonlint.cli.rules_explain import (
-    add_explain_command,
-    add_rules_command,
-    run_explain,
-    run_rules,
-)
 from tritonlint.exit_status import EXIT_CLEAN, EXIT_USAGE
-from tritonlint.format.options import add_format_command
 from tritonlint.report.console import reader_may_leave, rich_console
-from tritonlint.smoke.options import add_smoke_command
 from tritonlint.usage import UsageError
+
+if TYPE_CHECKING:
+    Commands = argparse._SubParsersAction[argparse.ArgumentParser]
 
 _COMMANDS = ("check", "format", "rules", "explain", "smoke", "report", "completion", "lsp")
 #: The shells `tritonlint completion` writes a script for (tritonlint/cli/shell_completion.py).
 SHELLS = ("bash", "zsh", "fish")
 
 
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="tritonlint",
-        description="Lint NVIDIA Triton Inference Server model repositories.",
-    )
-    parser.add_argument("--version", action="version", version=f"tritonlint {__version__}")
-    commands = parser.add_subparsers(dest="command")
+def _add_check(commands: Commands) -> None:
+    from tritonlint.cli.check_options import add_check_command
+
     add_check_command(commands)
+
+
+def _add_smoke(commands: Commands) -> None:
+    from tritonlint.smoke.options import add_smoke_command
+
     add_smoke_command(commands)
+
+
+def _add_report(commands: Commands) -> None:
+    from tritonlint.cli.report_merge import add_report_command
+
     add_report_command(commands)
+
+
+def _add_format(commands: Commands) -> None:
+    from tritonlint.format.options import add_format_command
+
     add_format_command(commands)
+
+
+def _add_rules(commands: Commands) -> None:
+    from tritonlint.cli.rules_explain import add_rules_command
+
     add_rules_command(commands)
+
+
+def _add_lsp(commands: Commands) -> None:
     lsp = commands.add_parser(
         "lsp",
         help="run the language server (for editors; see docs/editors.md)",
@@ -50,7 +62,15 @@ def _parser() -> argparse.ArgumentParser:
     lsp.add_argument(
         "--stdio", action="store_true", help="talk over standard input and output (the default)"
     )
+
+
+def _add_explain(commands: Commands) -> None:
+    from tritonlint.cli.rules_explain import add_explain_command
+
     add_explain_command(commands)
+
+
+def _add_completion(commands: Commands) -> None:
     completion = commands.add_parser(
         "completion",
         help="print a shell completion script",
@@ -60,6 +80,36 @@ def _parser() -> argparse.ArgumentParser:
         "`tritonlint completion fish > ~/.config/fish/completions/tritonlint.fish`.",
     )
     completion.add_argument("shell", choices=SHELLS, metavar="SHELL", help="bash, zsh or fish")
+
+
+#: Each command's parser, in the order the help lists them.
+_SUBPARSERS = {
+    "check": _add_check,
+    "smoke": _add_smoke,
+    "report": _add_report,
+    "format": _add_format,
+    "rules": _add_rules,
+    "lsp": _add_lsp,
+    "explain": _add_explain,
+    "completion": _add_completion,
+}
+
+
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with ``command``, only that command's options are built
+    (the others are bare names), since a run parses one command and building every
+    command's options (and importing their modules) is a good part of starting up."""
+    parser = argparse.ArgumentParser(
+        prog="tritonlint",
+        description="Lint NVIDIA Triton Inference Server model repositories.",
+    )
+    parser.add_argument("--version", action="version", version=f"tritonlint {__version__}")
+    commands = parser.add_subparsers(dest="command")
+    for name, add in _SUBPARSERS.items():
+        if command is None or name == command:
+            add(commands)
+        else:
+            commands.add_parser(name)
     return parser
 
 
@@ -76,18 +126,26 @@ def _completion(parser: argparse.ArgumentParser, shell: str) -> int:
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """Run the command ``args`` name; raises UsageError."""
     if args.command == "rules":
+        from tritonlint.cli.rules_explain import run_rules
+
         return run_rules(args)
     if args.command == "explain":
+        from tritonlint.cli.rules_explain import run_explain
+
         return run_explain(args.code)
     if args.command == "completion":
-        return _completion(parser, args.shell)
+        return _completion(_parser(), args.shell)
     if args.command == "report":
+        from tritonlint.cli.report_merge import run_report_merge
+
         return run_report_merge(args)
     if args.command == "lsp":
         from tritonlint.lsp.server import main as serve
 
         return serve()
     if args.command == "check":
+        from tritonlint.cli.check import run_check
+
         return run_check(args)
     if args.command == "format":
         from tritonlint.format.command import run_format
@@ -136,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     if _implies_check(arguments):
         arguments.insert(0, "check")
-    parser = _parser()
+    parser = _parser(arguments[0] if arguments and arguments[0] in _SUBPARSERS else None)
     try:
         args = parser.parse_args(arguments)
     except SystemExit as done:  # --help, --version, or a usage error already printed

@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from tritonlint.report.printable import shown_path
-from tritonlint.rewrite import write_file
 from tritonlint.usage import UsageError
 
 
@@ -20,6 +19,8 @@ class ReportNotWritten(UsageError):
 def write_report(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically; raises :class:`ReportNotWritten` saying why not."""
     try:
+        from tritonlint.rewrite import write_file  # only a report to a file needs it
+
         write_file(path, text)
     except OSError as error:
         raise ReportNotWritten(

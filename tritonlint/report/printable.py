@@ -75,8 +75,10 @@ def json_text(data: Any) -> str:
     return _LONE_SURROGATE.sub(lambda match: "\\" + _escape(match), text)
 
 
-#: Characters XML 1.0 cannot hold, even escaped (lone surrogates among them).
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+#: Characters XML 1.0 cannot hold, even escaped (lone surrogates among them): all but tab,
+#: line feed, carriage return, U+0020-U+D7FF, U+E000-U+FFFD and U+10000-U+10FFFF. (Written as
+#: the class of what is left out: the negated class takes 10 times as long to compile.)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f" + _SURROGATE + "\ufffe\uffff]")
 
 
 def xml_text(text: str) -> str:

@@ -23,12 +23,8 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from tritonlint.modelfiles.files import UnreadableFile, read_bounded
-from tritonlint.modelfiles.onnx import read_onnx
-from tritonlint.modelfiles.openvino import read_openvino
 from tritonlint.modelfiles.python import PythonModel, read_python
-from tritonlint.modelfiles.savedmodel import read_savedmodel
 from tritonlint.modelfiles.signature import ModelFileProblem, ModelSignature
-from tritonlint.modelfiles.torchscript import read_torchscript
 from tritonlint.repository.model import Entry, ModelFolder
 from tritonlint.repository.server_fill_in import Completed
 
@@ -203,14 +199,25 @@ def _read(
     every other model.
     """
     del size, mtime_ns
+    # The framework formats' readers are imported when a model file of theirs is there: most
+    # runs meet one format or none, and the readers' modules (zip, pickle, protobuf wire and
+    # XML parsers) weigh on every start.
     try:
         if kind == "onnx":
+            from tritonlint.modelfiles.onnx import read_onnx
+
             return read_onnx(path)
         if kind == "torchscript":
+            from tritonlint.modelfiles.torchscript import read_torchscript
+
             return read_torchscript(path)
         if kind == "savedmodel":
+            from tritonlint.modelfiles.savedmodel import read_savedmodel
+
             return read_savedmodel(path, tag=tag, signature=signature)
         if kind == "openvino":
+            from tritonlint.modelfiles.openvino import read_openvino
+
             return read_openvino(path)
         return read_python(path)
     except RecursionError:

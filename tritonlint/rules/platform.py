@@ -6,7 +6,6 @@ Every check judges the values after tritonserver's own completion (see
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from pathlib import PurePosixPath
 from typing import NamedTuple
@@ -232,6 +231,8 @@ def _meant_platform(ctx: ModelContext, written: str) -> str | None:
     """The platform ``written`` is a slip of: a close spelling, or the platform of the
     backend a short name stands for (``onnx``: ``onnxruntime_onnx``; for TensorFlow, the
     one whose model file the first version folder holds)."""
+    import difflib  # only a platform the server does not know needs it
+
     known = [*PLATFORMS, ENSEMBLE]
     close = difflib.get_close_matches(written, known, n=1, cutoff=0.5)
     if close:

@@ -3,7 +3,6 @@ lacks."""
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
 from tritonlint.diagnostics import Applicability, Severity
@@ -103,6 +102,8 @@ def _guess(view: ModelView, declared: Declared, allowed: list[str]) -> str | Non
     """The model's name closest to the one written, among those no other tensor declares."""
     taken = {other.name for other in view.declared() if other.kind == declared.kind}
     free = [name for name in allowed if name not in taken]
+    import difflib  # only a name the model lacks needs it
+
     close = difflib.get_close_matches(declared.name, free, n=1, cutoff=0.6)
     return close[0] if close else None
 
