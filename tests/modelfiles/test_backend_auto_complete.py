@@ -111,14 +111,6 @@ def test_onnxruntime_completes_only_the_missing_list() -> None:
     assert completion.config.max_batch_size == 4  # set whenever it completes anything
 
 
-def test_onnxruntime_counts_batch_inputs_as_inputs() -> None:
-    config = (
-        'batch_input { kind: BATCH_ELEMENT_COUNT target_name: "n" data_type: TYPE_INT32 '
-        'source_input: "ids" } output { name: "logits" data_type: TYPE_FP32 dims: 2 }'
-    )
-    assert complete("onnxruntime", BATCHING, config) is None
-
-
 def test_onnxruntime_leaves_a_model_that_does_not_batch_at_max_batch_size_0() -> None:
     fixed = model_file("onnx", [spec("x", (1, 3)), spec("y", None)], [spec("z", (1, 3))])
     assert written(complete("onnxruntime", fixed)) == (
@@ -191,12 +183,27 @@ def test_tensorflow_reads_batching_from_the_written_dims() -> None:
     assert written(complete("tensorflow", SIGNATURE, ragged)).startswith("max_batch_size: 4 ")
 
 
-def test_tensorflow_refuses_contradicting_dims() -> None:
-    config = (
-        'input { name: "features" data_type: TYPE_FP32 dims: [ 3 ] } '
-        'input { name: "mask" data_type: TYPE_BOOL dims: [ -1, 3 ] }'
-    )
-    assert complete("tensorflow", SIGNATURE, config) is None
+@pytest.mark.parametrize(
+    ("backend", "fixed", "config"),
+    [
+        pytest.param(
+            "onnxruntime",
+            BATCHING,
+            'batch_input { kind: BATCH_ELEMENT_COUNT target_name: "n" data_type: TYPE_INT32 '
+            'source_input: "ids" } output { name: "logits" data_type: TYPE_FP32 dims: 2 }',
+            id="onnxruntime-counts-batch-inputs-as-inputs",
+        ),
+        pytest.param(
+            "tensorflow",
+            SIGNATURE,
+            'input { name: "features" data_type: TYPE_FP32 dims: [ 3 ] } '
+            'input { name: "mask" data_type: TYPE_BOOL dims: [ -1, 3 ] }',
+            id="tensorflow-refuses-contradicting-dims",
+        ),
+    ],
+)
+def test_the_backend_completes_nothing(backend: str, fixed: ModelFile, config: str) -> None:
+    assert complete(backend, fixed, config) is None
 
 
 def test_tensorflow_refuses_batching_a_signature_that_does_not() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 
 import onnx
 import pytest
+from byte_tools import varint
 from onnx import TensorProto, helper, numpy_helper
 from onnx_reference import TRITON_TYPES, agrees, by_onnx, by_onnxruntime
 
@@ -378,16 +379,7 @@ def numpy_array(values: list[float]) -> Any:
 
 def _field(number: int, payload: bytes) -> bytes:
     """A length-delimited field, as protobuf writes one."""
-    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
-
-
-def _varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        low, value = value & 0x7F, value >> 7
-        out.append(low | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
 
 
 def _record_opens(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Path, int]]:

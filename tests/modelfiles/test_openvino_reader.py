@@ -290,70 +290,51 @@ def test_random_bytes(tmp_path: Path) -> None:
     assert problem(path).startswith("the OpenVINO model is not well-formed XML: ")
 
 
-def test_empty_file(tmp_path: Path) -> None:
-    assert problem(xml(tmp_path, "")) == (
-        "the OpenVINO model is not well-formed XML: no element found at line 1, column 1"
-    )
-
-
 def test_every_truncation_of_a_real_file_is_a_problem(tmp_path: Path) -> None:
     text = (FILES / "names.xml").read_text()
     for size in range(1, len(text) - 10, 41):
         assert problem(xml(tmp_path, text[:size])).startswith("the OpenVINO model "), size
 
 
-def test_another_xml_document(tmp_path: Path) -> None:
-    assert problem(xml(tmp_path, "<html><body/></html>")) == (
-        "the OpenVINO model is not an OpenVINO IR file: its root element is <html>"
-    )
-
-
-def test_ir_version_7(tmp_path: Path) -> None:
-    assert problem(xml(tmp_path, '<net name="old" version="7"><layers/></net>')) == (
+#: An XML file that is no IR OpenVINO reads, and what the reader says of it.
+NOT_AN_IR = {
+    "empty": (
+        "",
+        "the OpenVINO model is not well-formed XML: no element found at line 1, column 1",
+    ),
+    "another-document": (
+        "<html><body/></html>",
+        "the OpenVINO model is not an OpenVINO IR file: its root element is <html>",
+    ),
+    "ir-version-7": (
+        '<net name="old" version="7"><layers/></net>',
         "the OpenVINO model is IR version 7; OpenVINO reads IR versions 10 and later "
-        "(convert the model again)"
-    )
-
-
-def test_no_ir_version(tmp_path: Path) -> None:
-    assert problem(xml(tmp_path, '<net name="x"><layers/></net>')) == (
-        "the OpenVINO model has no IR version on <net> (version='')"
-    )
-
-
-def test_a_layer_without_id(tmp_path: Path) -> None:
-    text = '<net version="11"><layers><layer name="x" type="Parameter"/></layers></net>'
-    assert problem(xml(tmp_path, text)) == "the OpenVINO model has a <layer> without an id"
-
-
-def test_a_shape_that_does_not_parse(tmp_path: Path) -> None:
-    text = (
+        "(convert the model again)",
+    ),
+    "no-ir-version": (
+        '<net name="x"><layers/></net>',
+        "the OpenVINO model has no IR version on <net> (version='')",
+    ),
+    "layer-without-id": (
+        '<net version="11"><layers><layer name="x" type="Parameter"/></layers></net>',
+        "the OpenVINO model has a <layer> without an id",
+    ),
+    "shape-that-does-not-parse": (
         '<net version="11"><layers><layer id="0" name="x" type="Parameter">'
-        '<data shape="1,two" element_type="f32"/></layer></layers></net>'
-    )
-    assert problem(xml(tmp_path, text)) == (
-        "the OpenVINO model has a shape that does not parse on layer 'x': '1,two'"
-    )
-
-
-def test_a_port_dimension_that_is_not_a_number(tmp_path: Path) -> None:
-    text = (
+        '<data shape="1,two" element_type="f32"/></layer></layers></net>',
+        "the OpenVINO model has a shape that does not parse on layer 'x': '1,two'",
+    ),
+    "port-dimension-not-a-number": (
         '<net version="11"><layers><layer id="0" name="y" type="Result"><input>'
-        '<port id="0" precision="FP32"><dim>many</dim></port></input></layer></layers></net>'
-    )
-    assert problem(xml(tmp_path, text)) == (
-        "the OpenVINO model has a port dimension that is not a number: 'many'"
-    )
+        '<port id="0" precision="FP32"><dim>many</dim></port></input></layer></layers></net>',
+        "the OpenVINO model has a port dimension that is not a number: 'many'",
+    ),
+}
 
 
-def test_a_folder(tmp_path: Path) -> None:
-    assert problem(tmp_path) == "the OpenVINO model is not a regular file"
-
-
-def test_a_named_pipe_is_not_opened(tmp_path: Path) -> None:
-    path = tmp_path / "model.xml"
-    os.mkfifo(path)
-    assert problem(path) == "the OpenVINO model is not a regular file"
+@pytest.mark.parametrize(("text", "message"), NOT_AN_IR.values(), ids=NOT_AN_IR)
+def test_a_file_that_is_no_ir(tmp_path: Path, text: str, message: str) -> None:
+    assert problem(xml(tmp_path, text)) == message
 
 
 def test_layouts_are_those_openvino_reads(tmp_path: Path) -> None:

@@ -245,18 +245,6 @@ def test_a_file_over_the_size_limit(tmp_path: Path) -> None:
     assert read_python(path) == ModelFileProblem(path, "the Python model is larger than 2 MiB")
 
 
-def test_a_folder(tmp_path: Path) -> None:
-    assert read_python(tmp_path) == ModelFileProblem(
-        tmp_path, "the Python model is not a regular file"
-    )
-
-
-def test_a_named_pipe_is_not_opened(tmp_path: Path) -> None:
-    path = tmp_path / "model.py"
-    os.mkfifo(path)
-    assert read_python(path) == ModelFileProblem(path, "the Python model is not a regular file")
-
-
 def test_a_missing_file(tmp_path: Path) -> None:
     path = tmp_path / "model.py"
     assert read_python(path) == ModelFileProblem(

@@ -1,8 +1,10 @@
-"""Whatever bytes a model file holds, each reader answers with a result or a problem: random
-bytes, and real files with random stretches overwritten."""
+"""Whatever a model file is, each reader answers with a result or a problem: random bytes,
+real files with random stretches overwritten, and a folder or a named pipe where the file
+should be (which no reader opens)."""
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -78,3 +80,26 @@ def test_random_bytes(fmt: str, data: st.DataObject) -> None:
 def test_damaged_real_files(fmt: str, data: st.DataObject) -> None:
     reader, name, real = READERS[fmt]
     answers(reader, name, data.draw(damaged(real.read_bytes())))
+
+
+#: What a reader says of a named pipe (and, but for ONNX, of a folder) where its file should be.
+NOT_A_REGULAR_FILE = {
+    "torchscript": "the TorchScript model is not a regular file",
+    "openvino": "the OpenVINO model is not a regular file",
+    "onnx": "the ONNX model is not a regular file",
+    "python": "the Python model is not a regular file",
+}
+
+
+@pytest.mark.parametrize("fmt", ["torchscript", "openvino", "python"])
+def test_a_folder_is_not_a_regular_file(fmt: str, tmp_path: Path) -> None:
+    reader, _, _ = READERS[fmt]
+    assert reader(tmp_path) == ModelFileProblem(tmp_path, NOT_A_REGULAR_FILE[fmt])
+
+
+@pytest.mark.parametrize("fmt", sorted(NOT_A_REGULAR_FILE))
+def test_a_named_pipe_is_not_opened(fmt: str, tmp_path: Path) -> None:
+    reader, name, _ = READERS[fmt]
+    path = tmp_path / name
+    os.mkfifo(path)
+    assert reader(path) == ModelFileProblem(path, NOT_A_REGULAR_FILE[fmt])

@@ -4,11 +4,11 @@ built with protobuf for what TensorFlow does not write, and a clear problem for 
 from __future__ import annotations
 
 import os
-import tracemalloc
 from pathlib import Path
 from typing import Any
 
 import pytest
+from byte_tools import varint, with_peak_memory
 from framework_files import DATA, generator
 from savedmodel_messages import classes, saved_model
 
@@ -261,17 +261,6 @@ def test_a_protobuf_that_is_no_savedmodel(tmp_path: Path) -> None:
     )
 
 
-def varint(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
-
-
 def key(number: int, wire_type: int) -> bytes:
     return varint(number << 3 | wire_type)
 
@@ -341,12 +330,7 @@ def test_a_gigabytes_graph_is_stepped_over_unread(tmp_path: Path) -> None:
     path = folder(tmp_path, head)
     with (path / "saved_model.pb").open("r+b") as file:
         file.truncate(len(head) + graph_size)
-    tracemalloc.start()
-    try:
-        result = read(path)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    result, peak = with_peak_memory(lambda: read(path))
     assert view(result.inputs) == {"x": ("DT_FLOAT", "TYPE_FP32", (1,))}
     assert peak < 1024 * 1024
 

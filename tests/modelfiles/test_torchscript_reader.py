@@ -9,12 +9,12 @@ import pickle
 import struct
 import subprocess
 import sys
-import tracemalloc
 import zipfile
 from collections import OrderedDict
 from pathlib import Path
 
 import pytest
+from byte_tools import with_peak_memory
 from framework_files import DATA, generator
 
 from tritonlint.modelfiles.signature import ModelFileProblem, ModelSignature, TensorSpec
@@ -152,16 +152,6 @@ def test_random_bytes(tmp_path: Path) -> None:
     assert problem(path) == "the TorchScript model is not a zip archive (torch.jit.save writes one)"
 
 
-def test_a_folder(tmp_path: Path) -> None:
-    assert problem(tmp_path) == "the TorchScript model is not a regular file"
-
-
-def test_a_named_pipe_is_not_opened(tmp_path: Path) -> None:
-    path = tmp_path / "model.pt"
-    os.mkfifo(path)
-    assert problem(path) == "the TorchScript model is not a regular file"
-
-
 def test_every_truncation_of_a_real_archive_is_a_problem(tmp_path: Path) -> None:
     data = (FILES / "three_inputs.pt").read_bytes()
     path = tmp_path / "model.pt"
@@ -276,12 +266,7 @@ def test_a_deflate_bomb_is_not_inflated(tmp_path: Path) -> None:
     path = archive(tmp_path / "model.pt", members, zipfile.ZIP_DEFLATED)
     del bomb, members
     assert path.stat().st_size < 1024 * 1024
-    tracemalloc.start()
-    try:
-        message = problem(path)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    message, peak = with_peak_memory(lambda: problem(path))
     assert message == (
         "the TorchScript model has a code file larger than 4 MiB: model/code/__torch__.py"
     )
@@ -369,24 +354,31 @@ def test_forward_with_its_body_on_the_same_line(tmp_path: Path) -> None:
     assert view(read_torchscript(code_archive(tmp_path, code))) == ([("x", "Tensor")], ["Tensor"])
 
 
-def test_forward_annotated_with_an_attribute_chain_too_deep_to_read(tmp_path: Path) -> None:
-    chain = b"a" + b".b" * 900
-    code = b"class Model(Module):\n  def forward(self: __torch__.Model,\n    x: " + chain
-    code += b") -> Tensor:\n    return x\n"
-    assert problem(code_archive(tmp_path, code)) == (
+#: A forward header past what the reader reads, and what it says of it.
+FORWARD_PAST_A_LIMIT = {
+    "attribute-chain-too-deep": (
+        b"class Model(Module):\n  def forward(self: __torch__.Model,\n    x: "
+        + b"a"
+        + b".b" * 900
+        + b") -> Tensor:\n    return x\n",
         "the TorchScript model is too deeply nested to read: an annotation of forward in "
-        "model/code/__torch__.py nests more than 100 levels"
-    )
-
-
-def test_forward_header_past_its_limit(tmp_path: Path) -> None:
-    arguments = b"".join(b"    x%d: Tensor,\n" % index for index in range(20_000))
-    code = b"class Model(Module):\n  def forward(self: __torch__.Model,\n" + arguments
-    code += b"    last: Tensor) -> Tensor:\n    return last\n"
-    assert problem(code_archive(tmp_path, code)) == (
+        "model/code/__torch__.py nests more than 100 levels",
+    ),
+    "header-too-long": (
+        b"class Model(Module):\n  def forward(self: __torch__.Model,\n"
+        + b"".join(b"    x%d: Tensor,\n" % index for index in range(20_000))
+        + b"    last: Tensor) -> Tensor:\n    return last\n",
         "the TorchScript model has a forward definition longer than 262144 characters: "
-        "model/code/__torch__.py"
-    )
+        "model/code/__torch__.py",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    ("code", "message"), FORWARD_PAST_A_LIMIT.values(), ids=FORWARD_PAST_A_LIMIT
+)
+def test_a_forward_header_past_a_limit(tmp_path: Path, code: bytes, message: str) -> None:
+    assert problem(code_archive(tmp_path, code)) == message
 
 
 def test_a_small_archive_whose_code_inflates_past_the_budget(tmp_path: Path) -> None:
