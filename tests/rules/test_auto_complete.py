@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 import pytest
 from helpers import Files, codes, codes_at, lint, locate, only, position, with_code
 from onnx import TensorProto, helper
 
+from rules.pipelines import GOOD_STEP
+from rules.pipelines import ensemble as pipeline_ensemble
 from tritonlint.engine import Workspace
 
 Repo = Callable[[Files], Path]
@@ -49,21 +52,7 @@ FIXED = onnx_model([("input", [1, 4])], [("probs", [1, 10])])
 ONNX_ONLY = 'platform: "onnxruntime_onnx"\n'
 
 
-def ensemble(step: str, *, max_batch_size: int = 4, io: str | None = None) -> str:
-    io = io or (
-        'input [ { name: "IMAGE" data_type: TYPE_FP32 dims: [ 4 ] } ]\n'
-        'output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 10 ] } ]\n'
-    )
-    return (
-        f'name: "pipeline"\nplatform: "ensemble"\nmax_batch_size: {max_batch_size}\n{io}'
-        f"ensemble_scheduling {{ step [ {{ {step} }} ] }}\n"
-    )
-
-
-GOOD_STEP = (
-    'model_name: "classifier" model_version: -1 '
-    'input_map { key: "input" value: "IMAGE" } output_map { key: "probs" value: "PROBS" }'
-)
+ensemble = partial(pipeline_ensemble, max_batch_size=4, image_dims="4")
 
 
 def pipeline(
@@ -100,19 +89,27 @@ def test_a_batcher_on_an_onnx_model_the_backend_gives_a_max_batch_size(repo: Rep
     assert codes(lint(placeholder / "p")) == ["TL506"]
 
 
-def test_the_backend_sets_no_max_batch_size_for_a_model_that_does_not_batch(repo: Repo) -> None:
-    text = ONNX_ONLY + "dynamic_batching { }\n"
-    root = repo({"m/config.pbtxt": text, "m/1/model.onnx": FIXED})
-    assert codes(lint(root)) == ["TL506"]
-
-
-def test_the_backend_completes_nothing_where_inputs_and_outputs_are_written(repo: Repo) -> None:
-    text = (
-        ONNX_ONLY + 'input [ { name: "input" data_type: TYPE_FP32 dims: [ -1, 4 ] } ]\n'
-        'output [ { name: "probs" data_type: TYPE_FP32 dims: [ -1, 10 ] } ]\n'
-        "dynamic_batching { }\n"
-    )
-    root = repo({"m/config.pbtxt": text, "m/1/model.onnx": BATCHING})
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        pytest.param(
+            ONNX_ONLY + "dynamic_batching { }\n",
+            FIXED,
+            id="no-max-batch-size-for-a-model-that-does-not-batch",
+        ),
+        pytest.param(
+            ONNX_ONLY + 'input [ { name: "input" data_type: TYPE_FP32 dims: [ -1, 4 ] } ]\n'
+            'output [ { name: "probs" data_type: TYPE_FP32 dims: [ -1, 10 ] } ]\n'
+            "dynamic_batching { }\n",
+            BATCHING,
+            id="nothing-where-inputs-and-outputs-are-written",
+        ),
+    ],
+)
+def test_a_batcher_without_a_max_batch_size_the_backend_sets(
+    repo: Repo, text: str, model: bytes
+) -> None:
+    root = repo({"m/config.pbtxt": text, "m/1/model.onnx": model})
     assert codes(lint(root)) == ["TL506"]
 
 

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from helpers import Files, codes, lint, only, position
+
+from rules.pipelines import GOOD_STEP
+from rules.pipelines import ensemble as pipeline_ensemble
 
 Repo = Callable[[Files], Path]
 
@@ -18,21 +22,7 @@ output [ { name: "probs" data_type: TYPE_FP32 dims: [ 10 ] } ]
 """
 
 
-def _ensemble(step: str, *, max_batch_size: int = 8, io: str | None = None) -> str:
-    io = io or (
-        'input [ { name: "IMAGE" data_type: TYPE_FP32 dims: [ 3, 4 ] } ]\n'
-        'output [ { name: "PROBS" data_type: TYPE_FP32 dims: [ 10 ] } ]\n'
-    )
-    return (
-        f'name: "pipeline"\nplatform: "ensemble"\nmax_batch_size: {max_batch_size}\n{io}'
-        f"ensemble_scheduling {{ step [ {{ {step} }} ] }}\n"
-    )
-
-
-GOOD_STEP = (
-    'model_name: "classifier" model_version: -1 '
-    'input_map { key: "input" value: "IMAGE" } output_map { key: "probs" value: "PROBS" }'
-)
+_ensemble = partial(pipeline_ensemble, max_batch_size=8, image_dims="3, 4")
 
 
 def _repository(ensemble: str, classifier: str = CLASSIFIER) -> Files:
