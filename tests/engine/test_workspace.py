@@ -10,7 +10,7 @@ import pytest
 from helpers import codes_at, make_tree
 
 from tritonlint.diagnostics import Severity
-from tritonlint.engine import LintOptions, Workspace, lint_paths
+from tritonlint.engine import CheckResult, LintOptions, Workspace, lint_paths
 from tritonlint.engine import workspace as workspace_module
 from tritonlint.rewrite import apply_edits
 
@@ -89,6 +89,19 @@ def _text(root: Path, name: str) -> str:
     return (root / name / "config.pbtxt").read_text(encoding="utf-8")
 
 
+def _checked(root: Path) -> Workspace:
+    """A workspace over ``root``, checked once: what comes next is a re-check."""
+    workspace = Workspace(root)
+    workspace.check()
+    return workspace
+
+
+def _recheck(workspace: Workspace, root: Path, name: str, text: str) -> CheckResult:
+    """The workspace checked again once model ``name``'s config reads ``text``."""
+    workspace.change(root / name / "config.pbtxt", text)
+    return workspace.check()
+
+
 def test_a_clean_repository_has_no_finding_and_agrees_with_lint_paths(root: Path) -> None:
     result = Workspace(root).check()
     assert result.diagnostics == []
@@ -134,11 +147,10 @@ def test_editing_a_composing_model_rechecks_it_and_the_ensembles_that_run_it_onl
 
 
 def test_a_refused_model_refuses_the_ensembles_above_it_and_recovers(root: Path) -> None:
-    workspace = Workspace(root)
-    workspace.check()
-    config = root / "a" / "config.pbtxt"
-    workspace.change(config, _text(root, "a").replace('"onnxruntime_onnx"', '"onnxruntime"'))
-    result = workspace.check()
+    workspace = _checked(root)
+    result = _recheck(
+        workspace, root, "a", _text(root, "a").replace('"onnxruntime_onnx"', '"onnxruntime"')
+    )
     assert result.rechecked == {"a", "pipe", "outer"}
     assert codes_at(result.diagnostics) == [
         ("TL301", 2, 11),  # a: a backend's name given as the platform
@@ -146,48 +158,39 @@ def test_a_refused_model_refuses_the_ensembles_above_it_and_recovers(root: Path)
         ("TL720", 6, 44),  # pipe: its step 'a' is refused
     ]
     assert [d.path.parent.name for d in result.diagnostics] == ["a", "outer", "pipe"]
-    workspace.change(config, _text(root, "a"))
-    result = workspace.check()
+    result = _recheck(workspace, root, "a", _text(root, "a"))
     assert result.rechecked == {"a", "pipe", "outer"}
     assert result.diagnostics == []
 
 
 def test_a_step_that_names_another_model_follows_that_model(root: Path) -> None:
-    workspace = Workspace(root)
-    workspace.check()
-    pipe = root / "pipe" / "config.pbtxt"
-    workspace.change(pipe, _text(root, "pipe").replace('"b"', '"c"'))
-    assert workspace.check().rechecked == {"pipe", "outer"}
-    workspace.change(root / "b" / "config.pbtxt", _text(root, "b") + "# edited\n")
-    assert workspace.check().rechecked == {"b"}
-    workspace.change(root / "c" / "config.pbtxt", _text(root, "c") + "# edited\n")
-    assert workspace.check().rechecked == {"c", "pipe", "outer"}
+    workspace = _checked(root)
+    pipe = _text(root, "pipe").replace('"b"', '"c"')
+    assert _recheck(workspace, root, "pipe", pipe).rechecked == {"pipe", "outer"}
+    b, c = (_text(root, name) + "# edited\n" for name in ("b", "c"))
+    assert _recheck(workspace, root, "b", b).rechecked == {"b"}
+    assert _recheck(workspace, root, "c", c).rechecked == {"c", "pipe", "outer"}
 
 
 def test_models_sharing_a_rate_limiter_resource_are_rechecked_together(root: Path) -> None:
-    workspace = Workspace(root)
-    workspace.check()
-    r1 = root / "r1" / "config.pbtxt"
-    workspace.change(r1, _text(root, "r1").replace("count: 1", "count: 1 global: true"))
-    result = workspace.check()
+    workspace = _checked(root)
+    result = _recheck(
+        workspace, root, "r1", _text(root, "r1").replace("count: 1", "count: 1 global: true")
+    )
     assert result.rechecked == {"r1", "r2"}
     assert [(d.code, d.path.parent.name) for d in result.diagnostics] == [("TL609", "r2")]
-    workspace.change(r1, _text(root, "r1").replace('name: "R"', 'name: "S"'))
-    result = workspace.check()
+    result = _recheck(workspace, root, "r1", _text(root, "r1").replace('name: "R"', 'name: "S"'))
     assert result.rechecked == {"r1", "r2"}  # r2 shared R before the edit
     assert result.diagnostics == []
 
 
 def test_nothing_changed_means_nothing_rechecked(root: Path) -> None:
-    workspace = Workspace(root)
-    workspace.check()
-    workspace.change(root / "a" / "config.pbtxt", _text(root, "a"))  # the text on disk
-    assert workspace.check().rechecked == frozenset()
+    unchanged = _text(root, "a")  # the text on disk
+    assert _recheck(_checked(root), root, "a", unchanged).rechecked == frozenset()
 
 
 def test_a_change_on_disk_is_seen_after_refresh(root: Path) -> None:
-    workspace = Workspace(root)
-    workspace.check()
+    workspace = _checked(root)
     shutil.rmtree(root / "b" / "1")
     assert workspace.check().diagnostics == []  # not told yet
     workspace.refresh(root / "b" / "1")
