@@ -30,7 +30,10 @@ def start(span: Span) -> tuple[int, int]:
     return (span.line, span.column)
 
 
-def where(span: Span) -> tuple[int, int, int, int]:
+Span4 = tuple[int, int, int, int]
+
+
+def where(span: Span) -> Span4:
     return (span.line, span.column, span.end_line, span.end_column)
 
 
@@ -42,6 +45,21 @@ def one(bound: BoundConfig, rule: str) -> SchemaProblem:
     found = [p for p in bound.problems if p.rule == rule]
     assert len(found) == 1, summary(bound.problems)
     return found[0]
+
+
+def pointing_back(
+    text: str, rule: str, at: Span4, message: str, earlier: Span4, note: str
+) -> tuple[BoundConfig, SchemaProblem]:
+    """``text`` bound, and its one ``rule`` problem, checked: at ``at``, its message holding
+    ``message``, pointing back at one ``earlier`` place with ``note``."""
+    bound = bind_text(text)
+    problem = one(bound, rule)
+    assert where(problem.span) == at
+    assert message in problem.message
+    [(first, said)] = problem.related
+    assert where(first) == earlier
+    assert said == note
+    return bound, problem
 
 
 def reference_accepts(schema: Schema, text: str) -> bool:
@@ -273,13 +291,14 @@ def test_enum_number_beyond_int32_is_only_an_error() -> None:
 
 def test_duplicate_non_repeated_field_is_an_error_pointing_at_the_first(schema: Schema) -> None:
     text = 'max_batch_size: 8\nname: "a"\nmax_batch_size: 16\n'
-    bound = bind_text(text)
-    problem = one(bound, "duplicate-field")
-    assert where(problem.span) == (3, 1, 3, 15)
-    assert "'max_batch_size' is specified more than once" in problem.message
-    [(first, note)] = problem.related
-    assert where(first) == (1, 1, 1, 15)
-    assert note == "first given here"
+    bound, _ = pointing_back(
+        text,
+        "duplicate-field",
+        (3, 1, 3, 15),
+        "'max_batch_size' is specified more than once",
+        (1, 1, 1, 15),
+        "first given here",
+    )
     assert bound.message.max_batch_size == 8
     assert not reference_accepts(schema, text)
 
@@ -357,13 +376,14 @@ def test_duplicate_map_key_is_a_warning_and_the_last_entry_wins(schema: Schema) 
         'parameters { key: "b" value { string_value: "x" } }\n'
         'parameters { key: "a" value { string_value: "2" } }\n'
     )
-    bound = bind_text(text)
-    problem = one(bound, "duplicate-map-key")
-    assert where(problem.span) == (3, 12, 3, 52)
-    assert "key 'a' appears more than once in 'parameters'" in problem.message
-    [(first, note)] = problem.related
-    assert where(first) == (1, 12, 1, 52)
-    assert note == "first entry with this key"
+    bound, problem = pointing_back(
+        text,
+        "duplicate-map-key",
+        (3, 12, 3, 52),
+        "key 'a' appears more than once in 'parameters'",
+        (1, 12, 1, 52),
+        "first entry with this key",
+    )
     assert by_name(problem.rule).severity.value == "warning"
     assert bound.message.parameters["a"].string_value == "2"
     assert reference_accepts(schema, text)

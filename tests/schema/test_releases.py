@@ -15,6 +15,7 @@ from google.protobuf import descriptor_pb2
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from helpers import lint, make_tree, with_code
 
+from tritonlint.diagnostics import Diagnostic
 from tritonlint.resources import data_path
 from tritonlint.schema.history import History, field_history, field_table
 from tritonlint.schema.releases import (
@@ -202,42 +203,49 @@ def _model(tmp_path: Path, data_type: str = "TYPE_FP32", extra: str = "") -> Pat
     return make_tree(tmp_path / "models", files)
 
 
+def _added_later(
+    models: Path, code: str, target: str, message: str, *later: str | None
+) -> Diagnostic:
+    """The one ``code`` finding of ``models`` linted for Triton ``target``, whose message is
+    ``message``; linted for each release of ``later`` (None: the newest), none."""
+    [finding] = with_code(lint(models, triton_version=target), code)
+    assert finding.message == message
+    for version in later:
+        options = {} if version is None else {"triton_version": version}
+        assert with_code(lint(models, **options), code) == []
+    return finding
+
+
 def test_a_field_added_later_is_an_error_naming_the_release_that_added_it(
     tmp_path: Path,
 ) -> None:
     models = _model(tmp_path, extra="model_metrics { }")
-    [finding] = with_code(lint(models, triton_version="2.51"), "TL101")
-    assert finding.severity.value == "error"
-    assert finding.message == (
+    message = (
         'field "model_metrics" of inference.ModelConfig was added in Triton 2.52.0; '
         "this repository targets 2.51.0"
     )
+    finding = _added_later(models, "TL101", "2.51", message, "2.73", "2.52.0", None)
+    assert finding.severity.value == "error"
     assert (finding.span.line, finding.span.column) == (6, 1) if finding.span else False
-    assert with_code(lint(models, triton_version="2.73"), "TL101") == []
-    assert with_code(lint(models, triton_version="2.52.0"), "TL101") == []
-    assert with_code(lint(models), "TL101") == []  # the newest
 
 
 def test_a_nested_field_added_later_names_its_message(tmp_path: Path) -> None:
     models = _model(tmp_path, extra="sequence_batching { iterative_sequence: true }")
-    [finding] = with_code(lint(models, triton_version="23.08"), "TL101")
-    assert finding.message == (
+    message = (
         'field "iterative_sequence" of inference.ModelSequenceBatching was added in Triton '
         "2.40.0; this repository targets 2.37.0"
     )
-    assert with_code(lint(models, triton_version="2.40"), "TL101") == []
+    _added_later(models, "TL101", "23.08", message, "2.40")
 
 
 def test_an_enum_value_added_later_is_an_error_naming_the_release(tmp_path: Path) -> None:
     models = _model(tmp_path, data_type="TYPE_BF16")
-    [finding] = with_code(lint(models, triton_version="2.21"), "TL105")
-    assert finding.severity.value == "error"
-    assert finding.message == (
+    message = (
         "TYPE_BF16 of inference.DataType (field 'data_type') was added in Triton 2.22.0; "
         "this repository targets 2.21.0"
     )
-    assert with_code(lint(models, triton_version="22.05"), "TL105") == []
-    assert with_code(lint(models), "TL105") == []
+    finding = _added_later(models, "TL105", "2.21", message, "22.05", None)
+    assert finding.severity.value == "error"
 
 
 def test_names_no_release_has_keep_the_usual_message(tmp_path: Path) -> None:
