@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ONNX_MODEL, make_tree, model
+from helpers import ONNX_MODEL, make_tree, model, run_process
 
 from tritonlint.cli import main
 
@@ -134,15 +134,28 @@ def test_huge_config_full_of_text_is_reported_quickly(
     assert found(findings) == [("TL003", "bad/m/config.pbtxt", None, None), GOOD]
 
 
-def test_unreadable_model_folder(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    folder = bad_model(workdir, CONFIG)
-    folder.chmod(0)
+@contextmanager
+def unreadable(path: Path, mode: int) -> Iterator[None]:
+    """``path`` unreadable inside the block (the test skipped where this user reads it all the
+    same), and given ``mode`` after it."""
+    path.chmod(0)
     try:
-        if os.access(folder, os.R_OK):
-            pytest.skip("running with privileges that read any folder")
-        status, findings = run_json(["bad/m", "good/renamed"], capsys)
+        if os.access(path, os.R_OK):
+            pytest.skip("running with privileges that read any file or folder")
+        yield
     finally:
-        folder.chmod(0o755)
+        path.chmod(mode)
+
+
+# A model folder given itself, and the only model folder of a folder given: the search for
+# repositories looks into each subfolder, so one it cannot read is reported.
+@pytest.mark.parametrize("given", ["bad/m", "bad"])
+def test_unreadable_model_folder(
+    workdir: Path, capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    folder = bad_model(workdir, CONFIG)
+    with unreadable(folder, 0o755):
+        status, findings = run_json([given, "good/renamed"], capsys)
     assert status == 1
     assert ("TL004", "bad/m", None, None) in found(findings)
     assert GOOD in found(findings)
@@ -150,13 +163,8 @@ def test_unreadable_model_folder(workdir: Path, capsys: pytest.CaptureFixture[st
 
 def test_unreadable_config(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = bad_model(workdir, CONFIG) / "config.pbtxt"
-    config.chmod(0)
-    try:
-        if os.access(config, os.R_OK):
-            pytest.skip("running with privileges that read any file")
+    with unreadable(config, 0o644):
         status, findings = run_json(["bad", "good/renamed"], capsys)
-    finally:
-        config.chmod(0o644)
     assert status == 1
     assert found(findings) == [("TL004", "bad/m/config.pbtxt", None, None), GOOD]
 
@@ -285,29 +293,9 @@ def test_deeply_nested_config_with_a_comment(
 def test_config_that_is_a_named_pipe(workdir: Path) -> None:
     folder = bad_model(workdir, None)
     os.mkfifo(folder / "config.pbtxt")
-    completed = subprocess.run(
+    completed = run_process(
         [sys.executable, "-m", "tritonlint.cli", "bad", "good/renamed", "--format", "json"],
-        capture_output=True,
-        text=True,
         timeout=5,
-        check=False,
     )
     assert completed.returncode == 1
     assert GOOD in found(json.loads(completed.stdout))
-
-
-def test_unreadable_only_model_folder_of_a_searched_folder(
-    workdir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The search for repositories looks into each subfolder: one it cannot read is reported."""
-    folder = bad_model(workdir, CONFIG)
-    folder.chmod(0)
-    try:
-        if os.access(folder, os.R_OK):
-            pytest.skip("running with privileges that read any folder")
-        status, findings = run_json(["bad", "good/renamed"], capsys)
-    finally:
-        folder.chmod(0o755)
-    assert status == 1
-    assert ("TL004", "bad/m", None, None) in found(findings)
-    assert GOOD in found(findings)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_process
 
 from tritonlint.cli import main
 from tritonlint.cli.dispatch import _parser
@@ -21,15 +21,7 @@ PRINT = f'"{sys.executable}" -m tritonlint completion'
 
 def shell(program: str, script: str, cwd: Path) -> str:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [program, "-c", script],
-        cwd=cwd,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = run_process([program, "-c", script], cwd=cwd, env=environment, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_process
 
 pytest.importorskip("pre_commit")
 yaml = pytest.importorskip("yaml")
@@ -120,14 +121,11 @@ def _try_repo(
 ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, **_GIT_ENV, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
     env.pop("GITHUB_ACTIONS", None)
-    completed = subprocess.run(
+    completed = run_process(
         [sys.executable, "-m", "pre_commit", "try-repo", str(hooks_repo), *args],
         cwd=project,
         env=env,
-        capture_output=True,
-        text=True,
         timeout=600,
-        check=False,
     )
     output = completed.stdout + completed.stderr
     if completed.returncode not in (0, 1) or "An unexpected error has occurred" in output:
