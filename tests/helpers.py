@@ -209,22 +209,31 @@ def _diagnostics(result: LintResult | Iterable[Diagnostic]) -> list[Diagnostic]:
     return list(result.diagnostics if isinstance(result, LintResult) else result)
 
 
+#: The config of a valid ONNX model.
+ONNX_CONFIG = (
+    'platform: "onnxruntime_onnx"\n'
+    "max_batch_size: 8\n"
+    'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
+    'output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
+    "dynamic_batching { }\n"
+)
 #: A valid ONNX model: the config and the file the backend loads.
-ONNX_MODEL: dict[str, str | bytes | None] = {
-    "config.pbtxt": (
-        'platform: "onnxruntime_onnx"\n'
-        "max_batch_size: 8\n"
-        'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
-        'output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
-        "dynamic_batching { }\n"
-    ),
-    "1/model.onnx": b"",
-}
+ONNX_MODEL: dict[str, str | bytes | None] = {"config.pbtxt": ONNX_CONFIG, "1/model.onnx": b""}
 
 
 def model(name: str, files: Mapping[str, str | bytes | None]) -> dict[str, str | bytes | None]:
     """``files`` of one model, prefixed with its folder name, for :func:`make_tree`."""
     return {f"{name}/{path}": content for path, content in files.items()}
+
+
+#: Three models of a report: good; renamed (TL201, an error at 1:7 of its config); noversion
+#: (TL212, an error about its folder).
+GOOD_RENAMED_NOVERSION: dict[str, str | bytes | None] = {
+    **model("good", ONNX_MODEL),
+    **model("renamed", ONNX_MODEL),
+    "renamed/config.pbtxt": 'name: "other"\n' + ONNX_CONFIG,
+    "noversion/config.pbtxt": ONNX_CONFIG,
+}
 
 
 def locate(text: str, needle: str, nth: int = 1) -> tuple[int, int]:

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import ONNX_MODEL, Files, codes_at, lint, locate, make_tree, model, only
+from helpers import ONNX_MODEL, Files, codes_at, lint, locate, make_tree, model, only, run_cli
 
-from tritonlint.cli import main
 from tritonlint.engine import Workspace
 
 Repo = Callable[[Files], Path]
@@ -21,18 +20,12 @@ NEGATIVE = CONFIG.replace("max_batch_size: 8", "max_batch_size: -1")
 PYTORCH = CONFIG.replace('platform: "onnxruntime_onnx"', 'platform: "pytorch_libtorch"')
 
 
-def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 def test_findings_are_reported_at_the_alternative_config(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
     make_tree(tmp_path / "models", {**model("m", ONNX_MODEL), "m/configs/big.pbtxt": NEGATIVE})
-    status, out, _ = run(["models"], capsys)
+    status, out, _ = run_cli(["models"], capsys)
     assert status == 1
     line, column = locate(NEGATIVE, "-1")
     assert out.splitlines()[0].startswith(
@@ -97,7 +90,7 @@ def test_naming_an_alternative_config_checks_its_model(
     monkeypatch.chdir(tmp_path)
     make_tree(tmp_path / "models", {**model("m", ONNX_MODEL), "m/configs/big.pbtxt": NEGATIVE})
     make_tree(tmp_path / "models", model("other", ONNX_MODEL))
-    status, out, _ = run(["models/m/configs/big.pbtxt"], capsys)
+    status, out, _ = run_cli(["models/m/configs/big.pbtxt"], capsys)
     assert status == 1
     assert out.splitlines()[0].startswith("models/m/configs/big.pbtxt:2:17: TL501 [error] ")
     assert out.splitlines()[-1] == "Found 1 error (1 model checked)."
