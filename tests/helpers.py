@@ -226,6 +226,22 @@ def model(name: str, files: Mapping[str, str | bytes | None]) -> dict[str, str |
     return {f"{name}/{path}": content for path, content in files.items()}
 
 
+def onnx_ensemble(model_name: str) -> str:
+    """The config of an ensemble whose one step runs the :data:`ONNX_MODEL` called
+    ``model_name``: the ensemble's IN is that model's INPUT0, its OUTPUT0 the ensemble's OUT."""
+    return (
+        'platform: "ensemble"\n'
+        "max_batch_size: 8\n"
+        'input [ { name: "IN" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
+        'output [ { name: "OUT" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
+        "ensemble_scheduling { step [ {\n"
+        f'  model_name: "{model_name}" model_version: -1\n'
+        '  input_map { key: "INPUT0" value: "IN" }\n'
+        '  output_map { key: "OUTPUT0" value: "OUT" }\n'
+        "} ] }\n"
+    )
+
+
 #: Three models of a report: good; renamed (TL201, an error at 1:7 of its config); noversion
 #: (TL212, an error about its folder).
 GOOD_RENAMED_NOVERSION: dict[str, str | bytes | None] = {

@@ -7,7 +7,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import ONNX_MODEL, Files, codes_at, lint, locate, make_tree, model, only, run_cli
+from helpers import (
+    ONNX_MODEL,
+    Files,
+    codes_at,
+    lint,
+    locate,
+    make_tree,
+    model,
+    only,
+    onnx_ensemble,
+    run_cli,
+)
 
 from tritonlint.engine import Workspace
 
@@ -62,22 +73,11 @@ def test_other_files_in_configs_are_not_configs(repo: Repo) -> None:
 
 def test_ensembles_run_the_model_as_its_config_pbtxt_makes_it(repo: Repo) -> None:
     renamed_output = CONFIG.replace('name: "OUTPUT0"', 'name: "LOGITS"')
-    ensemble = """
-        platform: "ensemble"
-        max_batch_size: 8
-        input [ { name: "IN" data_type: TYPE_FP32 dims: [ 16 ] } ]
-        output [ { name: "OUT" data_type: TYPE_FP32 dims: [ 16 ] } ]
-        ensemble_scheduling { step [ {
-          model_name: "m" model_version: -1
-          input_map { key: "INPUT0" value: "IN" }
-          output_map { key: "OUTPUT0" value: "OUT" }
-        } ] }
-    """
     root = repo(
         {
             **model("m", ONNX_MODEL),
             "m/configs/renamed.pbtxt": renamed_output,
-            "pipeline/config.pbtxt": ensemble,
+            "pipeline/config.pbtxt": onnx_ensemble("m"),
             "pipeline/1/": None,
         }
     )

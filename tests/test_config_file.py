@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import GOOD_RENAMED_NOVERSION, ONNX_MODEL, make_tree, report_workdir, run_cli
+from helpers import (
+    GOOD_RENAMED_NOVERSION,
+    ONNX_MODEL,
+    make_tree,
+    onnx_ensemble,
+    report_workdir,
+    run_cli,
+)
 
 from tritonlint.selection import PathPatterns
 from tritonlint.settings import load_settings
@@ -198,19 +205,9 @@ def test_exclude_of_a_file_and_a_missing_path(
 def test_an_excluded_model_still_serves_an_ensemble(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    ensemble = """
-        name: "pipeline"
-        platform: "ensemble"
-        max_batch_size: 8
-        input [ { name: "IN" data_type: TYPE_FP32 dims: [ 16 ] } ]
-        output [ { name: "OUT" data_type: TYPE_FP32 dims: [ 16 ] } ]
-        ensemble_scheduling { step [ {
-          model_name: "good" model_version: -1
-          input_map { key: "INPUT0" value: "IN" }
-          output_map { key: "OUTPUT0" value: "OUT" }
-        } ] }
-    """
-    make_tree(workdir / "models", {"pipeline/config.pbtxt": ensemble, "pipeline/1/": None})
+    make_tree(
+        workdir / "models", {"pipeline/config.pbtxt": onnx_ensemble("good"), "pipeline/1/": None}
+    )
     settings(workdir / ".tritonlint.toml", 'exclude = ["models/good", "models/renamed"]\n')
     assert codes(["models"], capsys) == ["TL212"]
 
