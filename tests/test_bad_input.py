@@ -71,11 +71,32 @@ def test_config_of_only_comments_and_blank_lines_is_valid(
     assert found(run_json(["bad"], capsys)[1]) == []
 
 
-def test_binary_config(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    bad_model(workdir, b"\n\x06resnet\x12\x00\x1a\x10onnxruntime_onnx")
-    status, findings = run_json(["bad", "good/renamed"], capsys)
+#: The finding about a config that is not text at all.
+BINARY = ("TL002", "bad/m/config.pbtxt", None, None)
+
+
+@pytest.mark.parametrize(
+    ("config", "given", "finding"),
+    [
+        (b"\n\x06resnet\x12\x00\x1a\x10onnxruntime_onnx", "bad", BINARY),
+        # A file saved as UTF-16 by a Windows editor has NUL bytes.
+        (CONFIG.encode("utf-16"), "bad/m/config.pbtxt", BINARY),
+        # A byte order mark is a syntax error at the start: protobuf's parser refuses it too.
+        (b"\xef\xbb\xbf" + CONFIG.encode(), "bad", ("TL010", "bad/m/config.pbtxt", 1, 1)),
+    ],
+    ids=["binary", "utf16", "byte-order-mark"],
+)
+def test_config_that_is_not_utf8_text(
+    workdir: Path,
+    capsys: pytest.CaptureFixture[str],
+    config: bytes,
+    given: str,
+    finding: tuple[str, str, int | None, int | None],
+) -> None:
+    bad_model(workdir, config)
+    status, findings = run_json([given, "good/renamed"], capsys)
     assert status == 1
-    assert found(findings) == [("TL002", "bad/m/config.pbtxt", None, None), GOOD]
+    assert found(findings) == [finding, GOOD]
 
 
 def test_non_utf8_config_points_at_the_bad_byte(
@@ -88,24 +109,6 @@ def test_non_utf8_config_points_at_the_bad_byte(
     assert found(findings) == [("TL001", "bad/m/config.pbtxt", 2, 10), GOOD]
     [utf8] = [f for f in findings if f["code"] == "TL001"]
     assert "0xff" in utf8["message"]
-
-
-def test_utf16_config(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # A file saved as UTF-16 by a Windows editor has NUL bytes.
-    bad_model(workdir, CONFIG.encode("utf-16"))
-    status, findings = run_json(["bad/m/config.pbtxt", "good/renamed"], capsys)
-    assert status == 1
-    assert found(findings) == [("TL002", "bad/m/config.pbtxt", None, None), GOOD]
-
-
-def test_byte_order_mark_is_a_syntax_error_at_the_start(
-    workdir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # protobuf's parser refuses it as well.
-    bad_model(workdir, b"\xef\xbb\xbf" + CONFIG.encode())
-    status, findings = run_json(["bad", "good/renamed"], capsys)
-    assert status == 1
-    assert found(findings) == [("TL010", "bad/m/config.pbtxt", 1, 1), GOOD]
 
 
 def test_huge_config_is_reported_quickly(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -169,20 +172,15 @@ def test_unreadable_config(workdir: Path, capsys: pytest.CaptureFixture[str]) ->
     assert found(findings) == [("TL004", "bad/m/config.pbtxt", None, None), GOOD]
 
 
-def test_symlink_loop_in_a_repository(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("folder", ["bad", "bad/m"], ids=["repository", "model-folder"])
+def test_symlink_loop_in_a_folder(
+    workdir: Path, capsys: pytest.CaptureFixture[str], folder: str
+) -> None:
     bad_model(workdir, CONFIG)
-    (workdir / "bad" / "loop").symlink_to("loop")
-    status, findings = run_json(["bad", "good/renamed"], capsys)
+    (workdir / folder / "loop").symlink_to("loop")
+    status, findings = run_json([folder, "good/renamed"], capsys)
     assert status == 1
-    assert found(findings) == [("TL005", "bad/loop", None, None), GOOD]
-
-
-def test_symlink_loop_in_a_model_folder(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    bad_model(workdir, CONFIG)
-    (workdir / "bad" / "m" / "loop").symlink_to("loop")
-    status, findings = run_json(["bad/m", "good/renamed"], capsys)
-    assert status == 1
-    assert found(findings) == [("TL005", "bad/m/loop", None, None), GOOD]
+    assert found(findings) == [("TL005", f"{folder}/loop", None, None), GOOD]
 
 
 def test_symlink_loop_given_on_the_command_line(
