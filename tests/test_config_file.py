@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from helpers import (
     GOOD_RENAMED_NOVERSION,
-    ONNX_MODEL,
     make_tree,
     onnx_ensemble,
     report_workdir,
@@ -20,9 +19,6 @@ from helpers import (
 
 from tritonlint.selection import PathPatterns
 from tritonlint.settings import load_settings
-
-CONFIG = ONNX_MODEL["config.pbtxt"]
-assert isinstance(CONFIG, str)
 
 
 @pytest.fixture
