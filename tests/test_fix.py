@@ -4,15 +4,13 @@ or none, keeping their bytes outside the edits, their line endings and their mod
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import forget_rule, make_tree, register_rule
+from helpers import forget_rule, make_tree, register_rule, run_cli
 
 from tritonlint import rewrite
-from tritonlint.cli import main
 from tritonlint.diagnostics import Applicability, Fix, TextEdit
 from tritonlint.rules import registry
 from tritonlint.rules.context import Finding, ModelContext
@@ -47,15 +45,6 @@ def repository(tmp_path: Path, config: str | bytes = CONFIG, name: str = "resnet
     return root
 
 
-def run(
-    argv: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> tuple[int, str, str]:
-    os.chdir(tmp_path)
-    status = main(argv)
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
 @pytest.fixture(autouse=True)
 def _wide(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("COLUMNS", "200")
@@ -66,7 +55,7 @@ def test_fix_applies_the_safe_fixes_and_reports_what_remains(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = repository(tmp_path)
-    status, out, err = run(["check", "repo", "--fix"], capsys, tmp_path)
+    status, out, err = run_cli(["check", "repo", "--fix"], capsys)
     assert status == 1  # the misspelt field remains, an error
     assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG.replace(
         '"resnet50"', '"resnet"'
@@ -84,7 +73,7 @@ def test_unsafe_fixes_apply_the_unsafe_ones_too(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = repository(tmp_path)
-    status, out, _ = run(["repo", "--fix", "--unsafe-fixes", "--show-fixes"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--fix", "--unsafe-fixes", "--show-fixes"], capsys)
     assert status == 0
     fixed = CONFIG.replace('"resnet50"', '"resnet"').replace(" dim:", " dims:")
     assert (root / "resnet" / "config.pbtxt").read_text() == fixed
@@ -99,7 +88,7 @@ def test_unsafe_fixes_apply_the_unsafe_ones_too(
 
 def test_without_fix_nothing_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = repository(tmp_path)
-    status, out, _ = run(["check", "repo"], capsys, tmp_path)
+    status, out, _ = run_cli(["check", "repo"], capsys)
     assert status == 1
     assert out.splitlines()[-2:] == [
         "Found 2 errors (1 model checked).",
@@ -112,7 +101,7 @@ def test_diff_prints_the_change_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = repository(tmp_path)
-    status, out, err = run(["check", "repo", "--diff", "--show-fixes"], capsys, tmp_path)
+    status, out, err = run_cli(["check", "repo", "--diff", "--show-fixes"], capsys)
     assert status == 1
     assert out == RENAME_DIFF + ' input [ { name: "x" data_type: TYPE_FP32 dim: [ 3 ] } ]\n'
     assert err == (
@@ -128,7 +117,7 @@ def test_diff_with_nothing_to_fix_exits_0(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repository(tmp_path, CONFIG.replace('"resnet50"', '"resnet"'))
-    status, out, err = run(["check", "repo", "--diff"], capsys, tmp_path)
+    status, out, err = run_cli(["check", "repo", "--diff"], capsys)
     assert (status, out) == (0, "")
     assert err == (
         "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
@@ -141,7 +130,7 @@ def test_fix_of_a_clean_repository_changes_nothing(
     clean = 'name: "resnet"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\n' + GOOD_INPUT
     root = repository(tmp_path, clean + OUTPUT)
     mtime = (root / "resnet" / "config.pbtxt").stat().st_mtime_ns
-    status, out, _ = run(["check", "repo", "--fix", "--show-fixes"], capsys, tmp_path)
+    status, out, _ = run_cli(["check", "repo", "--fix", "--show-fixes"], capsys)
     assert status == 0
     assert out == (
         "All checks passed (1 model checked).\nFixed nothing: no finding has a fix to apply.\n"
@@ -162,7 +151,7 @@ def test_fix_options_that_do_not_go_together(
     argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repository(tmp_path)
-    status, _, err = run(argv, capsys, tmp_path)
+    status, _, err = run_cli(argv, capsys)
     assert status == 2
     assert err.startswith(f"tritonlint: error: {message}")
 
@@ -172,7 +161,7 @@ def test_bytes_outside_the_edits_are_kept_crlf_and_no_final_newline(
 ) -> None:
     config = CONFIG.replace("\n", "\r\n").rstrip("\r\n") + "  # last\t"
     root = repository(tmp_path, config)
-    assert run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)[0] == 0
+    assert run_cli(["repo", "--fix", "--unsafe-fixes"], capsys)[0] == 0
     expected = config.replace('"resnet50"', '"resnet"').replace(" dim:", " dims:")
     assert (root / "resnet" / "config.pbtxt").read_bytes() == expected.encode("utf-8")
 
@@ -184,7 +173,7 @@ def test_a_file_with_a_byte_order_mark_is_left_alone(
     error without a fix, so the file's other fixes wait until it is removed."""
     config = b"\xef\xbb\xbf" + CONFIG.encode("utf-8")
     root = repository(tmp_path, config)
-    status, out, _ = run(["repo", "--fix"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--fix"], capsys)
     assert status == 1
     assert "repo/resnet/config.pbtxt:1:1: TL010 [error] unexpected character '\\ufeff'" in out
     assert (root / "resnet" / "config.pbtxt").read_bytes() == config
@@ -194,7 +183,7 @@ def test_the_file_mode_is_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str
     root = repository(tmp_path)
     config = root / "resnet" / "config.pbtxt"
     config.chmod(0o640)
-    run(["repo", "--fix"], capsys, tmp_path)
+    run_cli(["repo", "--fix"], capsys)
     assert config.read_text().startswith('name: "resnet"\n')
     assert config.stat().st_mode & 0o777 == 0o640
 
@@ -217,10 +206,8 @@ def test_identical_edits_of_two_findings_are_applied_once(
     root = repository(tmp_path, CONFIG.replace('"resnet50"', '"resnet"').replace(" dim:", " dims:"))
     make_tree(root, {"pipe/1/": None})
     (root / "pipe" / "config.pbtxt").write_text(ensemble)
-    status, out, _ = run(
-        ["repo", "--fix", "--unsafe-fixes", "--show-fixes", "--select", "TL717,TL719"],
-        capsys,
-        tmp_path,
+    status, out, _ = run_cli(
+        ["repo", "--fix", "--unsafe-fixes", "--show-fixes", "--select", "TL717,TL719"], capsys
     )
     assert status == 0
     assert (root / "pipe" / "config.pbtxt").read_text() == ensemble.replace(
@@ -241,7 +228,7 @@ def test_a_file_with_syntax_errors_gets_only_the_syntax_fixes(
     broken = CONFIG.replace("max_batch_size: 8\n", "max_batch_size: 8  <- the largest batch\n")
     broken += "instance_group [ { kind: KIND_CPU }\n"  # an unclosed list
     root = repository(tmp_path, broken)
-    status, out, _ = run(["repo", "--fix", "--show-fixes"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--fix", "--show-fixes"], capsys)
     assert status == 1
     # The note became a comment; the name is left as it is while the file does not parse.
     assert (root / "resnet" / "config.pbtxt").read_text() == broken.replace("<-", "# <-")
@@ -281,7 +268,7 @@ def _refused(
     the fix is refused, the config left as it was; the output and the error output."""
     _register(code, edits)
     root = repository(tmp_path, config)
-    status, out, err = run(["repo", "--fix", "--select", code], capsys, tmp_path)
+    status, out, err = run_cli(["repo", "--fix", "--select", code], capsys)
     assert status == 1
     assert (root / "resnet" / "config.pbtxt").read_text() == config
     return out, err
@@ -346,7 +333,7 @@ def test_fixes_that_do_not_settle_stop_after_ten_rounds(
 
     _register("TL992", edits)
     root = repository(tmp_path)
-    status, out, err = run(["repo", "--fix", "--select", "TL992"], capsys, tmp_path)
+    status, out, err = run_cli(["repo", "--fix", "--select", "TL992"], capsys)
     assert status == 1
     assert "max_batch_size: 18\n" in (root / "resnet" / "config.pbtxt").read_text()
     assert err == (
@@ -371,7 +358,7 @@ def test_changed_files_are_written_all_or_none(
         return stage(path, text)
 
     monkeypatch.setattr(rewrite, "_stage", failing)
-    status, _, err = run(["repo", "--fix"], capsys, tmp_path)
+    status, _, err = run_cli(["repo", "--fix"], capsys)
     assert status == 2
     assert err.startswith(f"tritonlint: error: cannot write the fixes {other}: Permission denied")
     assert "no file was changed" in err
@@ -412,7 +399,7 @@ def test_a_fix_across_files_is_applied_only_with_unsafe_fixes(
 ) -> None:
     root = ensemble_repository(tmp_path)
     # --fix alone takes the safe fix: the model's name only (the step still names resnet50).
-    status, out, _ = run(["repo", "--fix"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--fix"], capsys)
     assert (root / "resnet" / "config.pbtxt").read_text() == NAMED.replace('"resnet50"', '"resnet"')
     assert (root / "pipe" / "config.pbtxt").read_text() == PIPE
     assert status == 1 and "TL708" in out
@@ -422,7 +409,7 @@ def test_unsafe_fixes_rename_the_model_and_the_steps_that_name_it_together(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = ensemble_repository(tmp_path)
-    status, out, _ = run(["repo", "--diff", "--unsafe-fixes"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--diff", "--unsafe-fixes"], capsys)
     assert status == 1
     assert out == (
         "--- a/repo/pipe/config.pbtxt\n"
@@ -440,7 +427,7 @@ def test_unsafe_fixes_rename_the_model_and_the_steps_that_name_it_together(
         + ' input [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] } ]\n'
     )
     assert (root / "pipe" / "config.pbtxt").read_text() == PIPE  # --diff writes nothing
-    status, out, _ = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--fix", "--unsafe-fixes"], capsys)
     assert status == 0
     assert (root / "resnet" / "config.pbtxt").read_bytes() == NAMED.replace(
         '"resnet50"', '"resnet"'
@@ -457,7 +444,7 @@ def test_a_fix_across_files_is_offered_first_and_names_the_other_file(
     import json
 
     ensemble_repository(tmp_path)
-    status, out, _ = run(["repo", "--format", "json"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--format", "json"], capsys)
     assert status == 1
     (finding,) = [f for f in json.loads(out) if f["code"] == "TL201"]
     assert [(f["title"], f["applicability"]) for f in finding["fixes"]] == [
@@ -489,7 +476,7 @@ def test_a_fix_across_files_is_not_applied_to_a_file_changed_since_it_was_made(
 
     _register("TL993", edits)
     root = ensemble_repository(tmp_path)
-    status, out, err = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    status, out, err = run_cli(["repo", "--fix", "--unsafe-fixes"], capsys)
     assert err == ""  # not refused either: never tried on the changed text
     assert status == 1
     assert (root / "pipe" / "config.pbtxt").read_text() == PIPE.replace(
@@ -624,7 +611,7 @@ def test_a_fix_once_refused_although_right_is_applied(
     argv: list[str], config: str, fixed: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = _python_model(tmp_path, config)
-    status, _, err = run(["repo", "--fix", *argv], capsys, tmp_path)
+    status, _, err = run_cli(["repo", "--fix", *argv], capsys)
     assert (err, status) == ("", 0)
     assert path.read_text() == fixed
 
@@ -634,9 +621,7 @@ def test_a_misspelt_field_is_not_renamed_to_a_singular_field_already_given(
 ) -> None:
     text = 'name: "m"\nbackend: "python"\nmax_batch_size: 4\nmax_batchsize: 8\n'
     config = _python_model(tmp_path, text)
-    status, out, err = run(
-        ["repo", "--fix", "--unsafe-fixes", "--select", "TL101"], capsys, tmp_path
-    )
+    status, out, err = run_cli(["repo", "--fix", "--unsafe-fixes", "--select", "TL101"], capsys)
     assert (err, status) == ("", 1)
     assert "did you mean 'max_batch_size'?" in out
     assert config.read_text() == text
@@ -651,7 +636,7 @@ def test_an_ensemble_s_warmup_with_a_comment_in_its_list_is_removed(
     pipe = root / "pipe" / "config.pbtxt"
     warmup = 'model_warmup [\n  # warm up resnet instead\n  { name: "w" batch_size: 1 }\n]\n'
     pipe.write_text(PIPE.replace("max_batch_size: 8\n", "max_batch_size: 8\n" + warmup))
-    status, _, err = run(["repo", "--fix", "--select", "TL706"], capsys, tmp_path)
+    status, _, err = run_cli(["repo", "--fix", "--select", "TL706"], capsys)
     assert (err, status) == ("", 0)
     assert pipe.read_text() == PIPE
 
@@ -663,7 +648,7 @@ def test_a_bad_value_given_after_a_good_one_gets_no_fix(
     fix there (not one the verifier would have to refuse)."""
     text = 'name: "m"\nbackend: "python"\nmax_batch_size: 4\nmax_batch_size: "8"\n'
     config = _python_model(tmp_path, text)
-    status, out, err = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    status, out, err = run_cli(["repo", "--fix", "--unsafe-fixes"], capsys)
     assert (err, status) == ("", 1)
     assert config.read_text() == text
     assert (
@@ -680,7 +665,7 @@ def test_a_misspelt_message_is_not_renamed_where_its_contents_give_a_field_twice
     rename is not offered (not one the verifier would have to refuse)."""
     text = 'name: "m"\nbackend: "python"\ninstance_groups [ { kind: KIND_CPU kind: KIND_GPU } ]\n'
     config = _python_model(tmp_path, text)
-    status, out, err = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    status, out, err = run_cli(["repo", "--fix", "--unsafe-fixes"], capsys)
     assert (err, status) == ("", 1)
     assert config.read_text() == text
     assert "did you mean 'instance_group'?" in out and "= help:" not in out
@@ -703,7 +688,7 @@ def test_the_title_of_a_fix_across_files_counts_the_ensembles_and_names_a_few(
         name = f"pipe{number}"
         text = PIPE.replace('name: "pipe"', f'name: "{name}"')
         make_tree(root, {f"{name}/1/": None, f"{name}/config.pbtxt": text})
-    _, out, _ = run(["repo", "--format", "json"], capsys, tmp_path)
+    _, out, _ = run_cli(["repo", "--format", "json"], capsys)
     (finding,) = [f for f in json.loads(out) if f["code"] == "TL201"]
     assert [(f["title"], len(f["edits"])) for f in finding["fixes"]] == [
         (title, 1 + ensembles),
