@@ -10,14 +10,19 @@ import subprocess
 import sys
 import textwrap
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+import pytest
 from model_notation import ModelDescription, write_model
 
-from tritonlint.diagnostics import Diagnostic, Fix, Severity, TextEdit
+from tritonlint.cli import main
+from tritonlint.diagnostics import Applicability, Diagnostic, Fix, Severity, TextEdit
 from tritonlint.engine import LintOptions, LintResult, lint_paths
+from tritonlint.rules import registry
+from tritonlint.rules.base import FixAvailability, fixable, rule
+from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.span import Span
 from tritonlint.tritonserver.ports import LOOPBACK
 
@@ -79,6 +84,74 @@ def python_launcher(path: Path, script: Path) -> Path:
     return path
 
 
+def run_cli(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """``tritonlint argv`` in this process: its exit status, stdout and stderr."""
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def run_process(
+    argv: Sequence[str],
+    *,
+    timeout: float,
+    cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
+    stdin: str | None = None,
+) -> subprocess.CompletedProcess[str]:
+    """``argv`` run as a process, its output captured as text; a failing exit status is the
+    caller's to assert, not an exception."""
+    return subprocess.run(
+        list(argv),
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def report_workdir(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, files: Files, *, columns: str = "400"
+) -> Path:
+    """``tmp_path`` as the working folder, with ``files`` under ``models/``, and no variable
+    set that would change how a report looks (GitHub's annotations, colours, the width)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("COLUMNS", columns)
+    for name in ("GITHUB_ACTIONS", "FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE"):
+        monkeypatch.delenv(name, raising=False)
+    make_tree(tmp_path / "models", files)
+    return tmp_path
+
+
+def register_rule(
+    code: str,
+    check: Callable[[ModelContext], Iterator[Finding]],
+    applicability: Applicability = Applicability.SAFE,
+) -> None:
+    """Put a rule of the tests in the registry: an error whose fix, sometimes given, has
+    ``applicability``. :func:`forget_rule` takes it out again."""
+    declared = rule(
+        code,
+        f"test-rule-{code.lower()}",
+        Severity.ERROR,
+        fix=fixable(FixAvailability.SOMETIMES, applicability),
+        summary="a rule of the tests",
+        explanation="A rule of the tests.",
+        bad="",
+        good="",
+    )(check)
+    filed = declared.filed("tests")
+    registry._BY_CODE[filed.code] = registry._BY_NAME[filed.name] = filed
+
+
+def forget_rule(code: str) -> None:
+    """Take the rule of ``code`` out of the registry."""
+    del registry._BY_NAME[registry._BY_CODE.pop(code).name]
+
+
 def port_in_use(port: int, host: str = LOOPBACK) -> bool:
     """Whether something still holds ``port`` (a listening or lingering socket): what a server
     that is gone must have released."""
@@ -136,22 +209,47 @@ def _diagnostics(result: LintResult | Iterable[Diagnostic]) -> list[Diagnostic]:
     return list(result.diagnostics if isinstance(result, LintResult) else result)
 
 
+#: The config of a valid ONNX model.
+ONNX_CONFIG = (
+    'platform: "onnxruntime_onnx"\n'
+    "max_batch_size: 8\n"
+    'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
+    'output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
+    "dynamic_batching { }\n"
+)
 #: A valid ONNX model: the config and the file the backend loads.
-ONNX_MODEL: dict[str, str | bytes | None] = {
-    "config.pbtxt": (
-        'platform: "onnxruntime_onnx"\n'
-        "max_batch_size: 8\n"
-        'input [ { name: "INPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
-        'output [ { name: "OUTPUT0" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
-        "dynamic_batching { }\n"
-    ),
-    "1/model.onnx": b"",
-}
+ONNX_MODEL: dict[str, str | bytes | None] = {"config.pbtxt": ONNX_CONFIG, "1/model.onnx": b""}
 
 
 def model(name: str, files: Mapping[str, str | bytes | None]) -> dict[str, str | bytes | None]:
     """``files`` of one model, prefixed with its folder name, for :func:`make_tree`."""
     return {f"{name}/{path}": content for path, content in files.items()}
+
+
+def onnx_ensemble(model_name: str) -> str:
+    """The config of an ensemble whose one step runs the :data:`ONNX_MODEL` called
+    ``model_name``: the ensemble's IN is that model's INPUT0, its OUTPUT0 the ensemble's OUT."""
+    return (
+        'platform: "ensemble"\n'
+        "max_batch_size: 8\n"
+        'input [ { name: "IN" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
+        'output [ { name: "OUT" data_type: TYPE_FP32 dims: [ 16 ] } ]\n'
+        "ensemble_scheduling { step [ {\n"
+        f'  model_name: "{model_name}" model_version: -1\n'
+        '  input_map { key: "INPUT0" value: "IN" }\n'
+        '  output_map { key: "OUTPUT0" value: "OUT" }\n'
+        "} ] }\n"
+    )
+
+
+#: Three models of a report: good; renamed (TL201, an error at 1:7 of its config); noversion
+#: (TL212, an error about its folder).
+GOOD_RENAMED_NOVERSION: dict[str, str | bytes | None] = {
+    **model("good", ONNX_MODEL),
+    **model("renamed", ONNX_MODEL),
+    "renamed/config.pbtxt": 'name: "other"\n' + ONNX_CONFIG,
+    "noversion/config.pbtxt": ONNX_CONFIG,
+}
 
 
 def locate(text: str, needle: str, nth: int = 1) -> tuple[int, int]:

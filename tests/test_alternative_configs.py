@@ -3,13 +3,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import ONNX_MODEL, Files, codes_at, lint, locate, make_tree, model, only
+from helpers import (
+    ONNX_MODEL,
+    Files,
+    codes_at,
+    lint,
+    locate,
+    make_tree,
+    model,
+    only,
+    onnx_ensemble,
+    run_cli,
+)
 
-from tritonlint.cli import main
 from tritonlint.engine import Workspace
 
 Repo = Callable[[Files], Path]
@@ -21,18 +31,12 @@ NEGATIVE = CONFIG.replace("max_batch_size: 8", "max_batch_size: -1")
 PYTORCH = CONFIG.replace('platform: "onnxruntime_onnx"', 'platform: "pytorch_libtorch"')
 
 
-def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 def test_findings_are_reported_at_the_alternative_config(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.chdir(tmp_path)
     make_tree(tmp_path / "models", {**model("m", ONNX_MODEL), "m/configs/big.pbtxt": NEGATIVE})
-    status, out, _ = run(["models"], capsys)
+    status, out, _ = run_cli(["models"], capsys)
     assert status == 1
     line, column = locate(NEGATIVE, "-1")
     assert out.splitlines()[0].startswith(
@@ -69,22 +73,11 @@ def test_other_files_in_configs_are_not_configs(repo: Repo) -> None:
 
 def test_ensembles_run_the_model_as_its_config_pbtxt_makes_it(repo: Repo) -> None:
     renamed_output = CONFIG.replace('name: "OUTPUT0"', 'name: "LOGITS"')
-    ensemble = """
-        platform: "ensemble"
-        max_batch_size: 8
-        input [ { name: "IN" data_type: TYPE_FP32 dims: [ 16 ] } ]
-        output [ { name: "OUT" data_type: TYPE_FP32 dims: [ 16 ] } ]
-        ensemble_scheduling { step [ {
-          model_name: "m" model_version: -1
-          input_map { key: "INPUT0" value: "IN" }
-          output_map { key: "OUTPUT0" value: "OUT" }
-        } ] }
-    """
     root = repo(
         {
             **model("m", ONNX_MODEL),
             "m/configs/renamed.pbtxt": renamed_output,
-            "pipeline/config.pbtxt": ensemble,
+            "pipeline/config.pbtxt": onnx_ensemble("m"),
             "pipeline/1/": None,
         }
     )
@@ -97,7 +90,7 @@ def test_naming_an_alternative_config_checks_its_model(
     monkeypatch.chdir(tmp_path)
     make_tree(tmp_path / "models", {**model("m", ONNX_MODEL), "m/configs/big.pbtxt": NEGATIVE})
     make_tree(tmp_path / "models", model("other", ONNX_MODEL))
-    status, out, _ = run(["models/m/configs/big.pbtxt"], capsys)
+    status, out, _ = run_cli(["models/m/configs/big.pbtxt"], capsys)
     assert status == 1
     assert out.splitlines()[0].startswith("models/m/configs/big.pbtxt:2:17: TL501 [error] ")
     assert out.splitlines()[-1] == "Found 1 error (1 model checked)."

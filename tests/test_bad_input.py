@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ONNX_MODEL, make_tree, model
+from helpers import ONNX_MODEL, make_tree, model, run_process
 
 from tritonlint.cli import main
 
@@ -71,11 +71,32 @@ def test_config_of_only_comments_and_blank_lines_is_valid(
     assert found(run_json(["bad"], capsys)[1]) == []
 
 
-def test_binary_config(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    bad_model(workdir, b"\n\x06resnet\x12\x00\x1a\x10onnxruntime_onnx")
-    status, findings = run_json(["bad", "good/renamed"], capsys)
+#: The finding about a config that is not text at all.
+BINARY = ("TL002", "bad/m/config.pbtxt", None, None)
+
+
+@pytest.mark.parametrize(
+    ("config", "given", "finding"),
+    [
+        (b"\n\x06resnet\x12\x00\x1a\x10onnxruntime_onnx", "bad", BINARY),
+        # A file saved as UTF-16 by a Windows editor has NUL bytes.
+        (CONFIG.encode("utf-16"), "bad/m/config.pbtxt", BINARY),
+        # A byte order mark is a syntax error at the start: protobuf's parser refuses it too.
+        (b"\xef\xbb\xbf" + CONFIG.encode(), "bad", ("TL010", "bad/m/config.pbtxt", 1, 1)),
+    ],
+    ids=["binary", "utf16", "byte-order-mark"],
+)
+def test_config_that_is_not_utf8_text(
+    workdir: Path,
+    capsys: pytest.CaptureFixture[str],
+    config: bytes,
+    given: str,
+    finding: tuple[str, str, int | None, int | None],
+) -> None:
+    bad_model(workdir, config)
+    status, findings = run_json([given, "good/renamed"], capsys)
     assert status == 1
-    assert found(findings) == [("TL002", "bad/m/config.pbtxt", None, None), GOOD]
+    assert found(findings) == [finding, GOOD]
 
 
 def test_non_utf8_config_points_at_the_bad_byte(
@@ -88,24 +109,6 @@ def test_non_utf8_config_points_at_the_bad_byte(
     assert found(findings) == [("TL001", "bad/m/config.pbtxt", 2, 10), GOOD]
     [utf8] = [f for f in findings if f["code"] == "TL001"]
     assert "0xff" in utf8["message"]
-
-
-def test_utf16_config(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # A file saved as UTF-16 by a Windows editor has NUL bytes.
-    bad_model(workdir, CONFIG.encode("utf-16"))
-    status, findings = run_json(["bad/m/config.pbtxt", "good/renamed"], capsys)
-    assert status == 1
-    assert found(findings) == [("TL002", "bad/m/config.pbtxt", None, None), GOOD]
-
-
-def test_byte_order_mark_is_a_syntax_error_at_the_start(
-    workdir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    # protobuf's parser refuses it as well.
-    bad_model(workdir, b"\xef\xbb\xbf" + CONFIG.encode())
-    status, findings = run_json(["bad", "good/renamed"], capsys)
-    assert status == 1
-    assert found(findings) == [("TL010", "bad/m/config.pbtxt", 1, 1), GOOD]
 
 
 def test_huge_config_is_reported_quickly(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -134,15 +137,28 @@ def test_huge_config_full_of_text_is_reported_quickly(
     assert found(findings) == [("TL003", "bad/m/config.pbtxt", None, None), GOOD]
 
 
-def test_unreadable_model_folder(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    folder = bad_model(workdir, CONFIG)
-    folder.chmod(0)
+@contextmanager
+def unreadable(path: Path, mode: int) -> Iterator[None]:
+    """``path`` unreadable inside the block (the test skipped where this user reads it all the
+    same), and given ``mode`` after it."""
+    path.chmod(0)
     try:
-        if os.access(folder, os.R_OK):
-            pytest.skip("running with privileges that read any folder")
-        status, findings = run_json(["bad/m", "good/renamed"], capsys)
+        if os.access(path, os.R_OK):
+            pytest.skip("running with privileges that read any file or folder")
+        yield
     finally:
-        folder.chmod(0o755)
+        path.chmod(mode)
+
+
+# A model folder given itself, and the only model folder of a folder given: the search for
+# repositories looks into each subfolder, so one it cannot read is reported.
+@pytest.mark.parametrize("given", ["bad/m", "bad"])
+def test_unreadable_model_folder(
+    workdir: Path, capsys: pytest.CaptureFixture[str], given: str
+) -> None:
+    folder = bad_model(workdir, CONFIG)
+    with unreadable(folder, 0o755):
+        status, findings = run_json([given, "good/renamed"], capsys)
     assert status == 1
     assert ("TL004", "bad/m", None, None) in found(findings)
     assert GOOD in found(findings)
@@ -150,31 +166,21 @@ def test_unreadable_model_folder(workdir: Path, capsys: pytest.CaptureFixture[st
 
 def test_unreadable_config(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     config = bad_model(workdir, CONFIG) / "config.pbtxt"
-    config.chmod(0)
-    try:
-        if os.access(config, os.R_OK):
-            pytest.skip("running with privileges that read any file")
+    with unreadable(config, 0o644):
         status, findings = run_json(["bad", "good/renamed"], capsys)
-    finally:
-        config.chmod(0o644)
     assert status == 1
     assert found(findings) == [("TL004", "bad/m/config.pbtxt", None, None), GOOD]
 
 
-def test_symlink_loop_in_a_repository(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("folder", ["bad", "bad/m"], ids=["repository", "model-folder"])
+def test_symlink_loop_in_a_folder(
+    workdir: Path, capsys: pytest.CaptureFixture[str], folder: str
+) -> None:
     bad_model(workdir, CONFIG)
-    (workdir / "bad" / "loop").symlink_to("loop")
-    status, findings = run_json(["bad", "good/renamed"], capsys)
+    (workdir / folder / "loop").symlink_to("loop")
+    status, findings = run_json([folder, "good/renamed"], capsys)
     assert status == 1
-    assert found(findings) == [("TL005", "bad/loop", None, None), GOOD]
-
-
-def test_symlink_loop_in_a_model_folder(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    bad_model(workdir, CONFIG)
-    (workdir / "bad" / "m" / "loop").symlink_to("loop")
-    status, findings = run_json(["bad/m", "good/renamed"], capsys)
-    assert status == 1
-    assert found(findings) == [("TL005", "bad/m/loop", None, None), GOOD]
+    assert found(findings) == [("TL005", f"{folder}/loop", None, None), GOOD]
 
 
 def test_symlink_loop_given_on_the_command_line(
@@ -253,26 +259,13 @@ def test_text_output_of_a_folder_finding_has_no_frame(
     assert " | " not in out
 
 
-@pytest.mark.parametrize("depth", [200, 5000])
+@pytest.mark.parametrize(("depth", "middle"), [(200, ""), (5000, ""), (1000, "# deep\n")])
 def test_deeply_nested_config(
-    workdir: Path, capsys: pytest.CaptureFixture[str], depth: int
+    workdir: Path, capsys: pytest.CaptureFixture[str], depth: int, middle: str
 ) -> None:
-    """Past 100 levels a message is one syntax error, and read as empty."""
-    bad_model(workdir, "a { " * depth + "}" * depth + "\n")
-    status, findings = run_json(["bad", "good/renamed"], capsys)
-    assert status == 1
-    assert found(findings) == [
-        ("TL010", "bad/m/config.pbtxt", 1, 403),
-        ("TL101", "bad/m/config.pbtxt", 1, 1),
-        GOOD,
-    ]
-
-
-def test_deeply_nested_config_with_a_comment(
-    workdir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    depth = 1000
-    bad_model(workdir, "a { " * depth + "# deep\n" + "}" * depth + "\n")
+    """Past 100 levels a message is one syntax error, and read as empty (a comment at the
+    deepest level too)."""
+    bad_model(workdir, "a { " * depth + middle + "}" * depth + "\n")
     status, findings = run_json(["bad", "good/renamed"], capsys)
     assert status == 1
     assert found(findings) == [
@@ -285,29 +278,9 @@ def test_deeply_nested_config_with_a_comment(
 def test_config_that_is_a_named_pipe(workdir: Path) -> None:
     folder = bad_model(workdir, None)
     os.mkfifo(folder / "config.pbtxt")
-    completed = subprocess.run(
+    completed = run_process(
         [sys.executable, "-m", "tritonlint.cli", "bad", "good/renamed", "--format", "json"],
-        capture_output=True,
-        text=True,
         timeout=5,
-        check=False,
     )
     assert completed.returncode == 1
     assert GOOD in found(json.loads(completed.stdout))
-
-
-def test_unreadable_only_model_folder_of_a_searched_folder(
-    workdir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The search for repositories looks into each subfolder: one it cannot read is reported."""
-    folder = bad_model(workdir, CONFIG)
-    folder.chmod(0)
-    try:
-        if os.access(folder, os.R_OK):
-            pytest.skip("running with privileges that read any folder")
-        status, findings = run_json(["bad", "good/renamed"], capsys)
-    finally:
-        folder.chmod(0o755)
-    assert status == 1
-    assert ("TL004", "bad/m", None, None) in found(findings)
-    assert GOOD in found(findings)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_process
 
 from tritonlint.cli import main
 from tritonlint.cli.dispatch import _parser
@@ -21,15 +21,7 @@ PRINT = f'"{sys.executable}" -m tritonlint completion'
 
 def shell(program: str, script: str, cwd: Path) -> str:
     environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    done = subprocess.run(
-        [program, "-c", script],
-        cwd=cwd,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = run_process([program, "-c", script], cwd=cwd, env=environment, timeout=60)
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -103,29 +95,28 @@ def test_an_unknown_shell_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -
     assert "invalid choice: 'powershell'" in capsys.readouterr().err
 
 
+#: What is typed after ``tritonlint `` -> the words fish offers.
+FISH_CASES = [
+    ("--for", ["--format"]),
+    ("--format j", ["json", "junit"]),
+    ("ch", ["check"]),
+    ("mod", ["models/"]),
+    (
+        "explain TL10",
+        ["TL101", "TL102", "TL103", "TL104", "TL105", "TL106", "TL107", "TL108", "TL109"],
+    ),
+    ("smoke --format s", ["sarif"]),
+]
+
+
 @pytest.mark.skipif(shutil.which("fish") is None, reason="fish is not installed")
 def test_fish_completion(cwd: Path) -> None:
-    script = (
-        f"{PRINT} fish | source\n"
-        'complete -C "tritonlint --for"; echo ---\n'
-        'complete -C "tritonlint --format j"; echo ---\n'
-        'complete -C "tritonlint ch"; echo ---\n'
-        'complete -C "tritonlint mod"; echo ---\n'
-        'complete -C "tritonlint explain TL10"; echo ---\n'
-        'complete -C "tritonlint smoke --format s"\n'
-    )
+    tries = "; echo ---\n".join(f'complete -C "tritonlint {typed}"' for typed, _ in FISH_CASES)
     blocks = [
         [line.split("\t")[0] for line in block.strip().splitlines()]
-        for block in shell("fish", script, cwd).split("---")
+        for block in shell("fish", f"{PRINT} fish | source\n{tries}\n", cwd).split("---")
     ]
-    assert blocks == [
-        ["--format"],
-        ["json", "junit"],
-        ["check"],
-        ["models/"],
-        ["TL101", "TL102", "TL103", "TL104", "TL105", "TL106", "TL107", "TL108", "TL109"],
-        ["sarif"],
-    ]
+    assert blocks == [expected for _, expected in FISH_CASES]
 
 
 @pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed")

@@ -9,49 +9,33 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ONNX_MODEL, make_tree, model
+from helpers import (
+    GOOD_RENAMED_NOVERSION,
+    make_tree,
+    onnx_ensemble,
+    report_workdir,
+    run_cli,
+)
 
-from tritonlint.cli import main
 from tritonlint.selection import PathPatterns
 from tritonlint.settings import load_settings
-
-CONFIG = ONNX_MODEL["config.pbtxt"]
-assert isinstance(CONFIG, str)
 
 
 @pytest.fixture
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """``models/``: renamed (TL201 at its config) and noversion (TL212 at its folder)."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("COLUMNS", "400")
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    make_tree(
-        tmp_path / "models",
-        {
-            **model("good", ONNX_MODEL),
-            **model("renamed", ONNX_MODEL),
-            "renamed/config.pbtxt": 'name: "other"\n' + CONFIG,
-            "noversion/config.pbtxt": CONFIG,
-        },
-    )
-    return tmp_path
+    return report_workdir(tmp_path, monkeypatch, GOOD_RENAMED_NOVERSION)
 
 
 def settings(path: Path, text: str) -> None:
     path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
 
 
-def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 def check(
     argv: Sequence[str], capsys: pytest.CaptureFixture[str]
 ) -> tuple[int, list[dict[str, Any]]]:
     """Lint with ``--format json``: the exit status and the findings (stderr must be empty)."""
-    status, out, err = run([*argv, "--format", "json"], capsys)
+    status, out, err = run_cli([*argv, "--format", "json"], capsys)
     assert err == ""
     findings: list[dict[str, Any]] = json.loads(out)
     return status, findings
@@ -195,7 +179,7 @@ def test_exclude_takes_models_out_of_the_run(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     settings(workdir / ".tritonlint.toml", 'exclude = ["models/noversion"]\n')
-    status, out, err = run(["models"], capsys)
+    status, out, err = run_cli(["models"], capsys)
     assert (status, err) == (1, "")
     assert "TL212" not in out and "TL201" in out
     assert out.splitlines()[-2:] == [
@@ -203,7 +187,7 @@ def test_exclude_takes_models_out_of_the_run(
         "[*] 1 fixable with the `--fix` option.",
     ]
     settings(workdir / ".tritonlint.toml", 'exclude = ["models/*"]\n')
-    status, out, _ = run(["models/renamed", "models/noversion"], capsys)
+    status, out, _ = run_cli(["models/renamed", "models/noversion"], capsys)
     assert (status, out.strip()) == (0, "All checks passed (0 models checked).")
 
 
@@ -217,19 +201,9 @@ def test_exclude_of_a_file_and_a_missing_path(
 def test_an_excluded_model_still_serves_an_ensemble(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    ensemble = """
-        name: "pipeline"
-        platform: "ensemble"
-        max_batch_size: 8
-        input [ { name: "IN" data_type: TYPE_FP32 dims: [ 16 ] } ]
-        output [ { name: "OUT" data_type: TYPE_FP32 dims: [ 16 ] } ]
-        ensemble_scheduling { step [ {
-          model_name: "good" model_version: -1
-          input_map { key: "INPUT0" value: "IN" }
-          output_map { key: "OUTPUT0" value: "OUT" }
-        } ] }
-    """
-    make_tree(workdir / "models", {"pipeline/config.pbtxt": ensemble, "pipeline/1/": None})
+    make_tree(
+        workdir / "models", {"pipeline/config.pbtxt": onnx_ensemble("good"), "pipeline/1/": None}
+    )
     settings(workdir / ".tritonlint.toml", 'exclude = ["models/good", "models/renamed"]\n')
     assert codes(["models"], capsys) == ["TL212"]
 
@@ -255,7 +229,7 @@ def test_a_bad_file_is_a_usage_error_naming_file_and_key(
     workdir: Path, capsys: pytest.CaptureFixture[str], text: str, phrase: str
 ) -> None:
     settings(workdir / ".tritonlint.toml", text + "\n")
-    status, out, err = run(["models", "--format", "json"], capsys)
+    status, out, err = run_cli(["models", "--format", "json"], capsys)
     assert (status, out) == (2, "")
     assert err.startswith("tritonlint: error: .tritonlint.toml: ")
     assert phrase in err
@@ -266,7 +240,7 @@ def test_a_bad_file_is_a_usage_error_naming_file_and_key(
 def test_a_bad_code_on_the_command_line_is_a_usage_error(
     workdir: Path, capsys: pytest.CaptureFixture[str], flag: str
 ) -> None:
-    status, out, err = run(["models", flag, "TL99"], capsys)
+    status, out, err = run_cli(["models", flag, "TL99"], capsys)
     assert (status, out) == (2, "")
     assert "no rule code, prefix or name matches 'TL99'" in err
 

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from helpers import ONNX_MODEL, make_tree, model
+from helpers import ONNX_MODEL, make_tree, model, run_cli
 
-from tritonlint.cli import main
 from tritonlint.engine import lint_paths
 from tritonlint.repository.discovery import MAX_DEPTH
 
@@ -24,12 +22,8 @@ NOTHING = (
     "no model repository (a folder whose subfolders hold config.pbtxt files or numbered "
     "version folders), model folder or config file found there"
 )
-
-
-def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+#: The last lines of the report of the project's repository: renamed's finding, with a fix.
+PROJECT_SUMMARY = ["Found 1 error (2 models checked).", "[*] 1 fixable with the `--fix` option."]
 
 
 @pytest.fixture
@@ -70,14 +64,11 @@ def headings(out: str) -> list[str]:
 def test_a_project_folder_is_searched_for_repositories(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(["."], capsys)
+    status, out, err = run_cli(["."], capsys)
     assert (status, err) == (1, "")
     # src/, tests/ and docs/ are not models: no TL210 or TL212 about them.
     assert headings(out) == ["deploy/model_repository/renamed/config.pbtxt:1:7: TL201"]
-    assert out.splitlines()[-2:] == [
-        "Found 1 error (2 models checked).",
-        "[*] 1 fixable with the `--fix` option.",
-    ]
+    assert out.splitlines()[-2:] == PROJECT_SUMMARY
 
 
 def test_tools_environments_hidden_and_git_ignored_folders_are_not_searched(
@@ -99,11 +90,11 @@ def test_tools_environments_hidden_and_git_ignored_folders_are_not_searched(
         pytest.skip("git is not installed")
     subprocess.run(["git", "init", "-q", str(project)], check=True)
     (project / ".gitignore").write_text("/build/\n", encoding="utf-8")
-    status, out, _ = run(["."], capsys)
+    status, out, _ = run_cli(["."], capsys)
     assert status == 1
     assert headings(out) == ["deploy/model_repository/renamed/config.pbtxt:1:7: TL201"]
     # Named on the command line, an ignored folder is searched all the same.
-    _, out, _ = run(["build"], capsys)
+    _, out, _ = run_cli(["build"], capsys)
     assert headings(out) == ["build/out/repo/m/config.pbtxt:1:7: TL201"]
 
 
@@ -113,7 +104,7 @@ def test_a_git_folder_holding_no_repository_ignores_nothing(
     make_tree(project / "build" / "repo", {"m/config.pbtxt": 'name: "x"\n', "m/1/": None})
     (project / ".gitignore").write_text("/build/\n", encoding="utf-8")
     (project / ".git").mkdir()  # looks like a work tree, but git would find no repository
-    _, out, _ = run(["."], capsys)
+    _, out, _ = run_cli(["."], capsys)
     assert "build/repo/m/config.pbtxt:1:7: TL201" in headings(out)
 
 
@@ -124,7 +115,7 @@ def test_git_ignored_folders_are_passed_over_without_git_installed(
     (project / ".gitignore").write_text("/build/\n", encoding="utf-8")
     make_tree(project / ".git", {"HEAD": "ref: refs/heads/main\n", "objects/": None, "refs/": None})
     monkeypatch.setenv("PATH", str(project / "no-bin"))
-    _, out, _ = run(["."], capsys)
+    _, out, _ = run_cli(["."], capsys)
     assert "build/repo/m/config.pbtxt:1:7: TL201" not in headings(out)
     assert "deploy/model_repository/renamed/config.pbtxt:1:7: TL201" in headings(out)
 
@@ -133,9 +124,9 @@ def test_the_settings_exclude_is_not_searched(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     make_tree(project / "legacy" / "repo", {"m/config.pbtxt": 'name: "x"\n', "m/1/": None})
-    assert "legacy/repo/m/config.pbtxt:1:7: TL201" in headings(run(["."], capsys)[1])
+    assert "legacy/repo/m/config.pbtxt:1:7: TL201" in headings(run_cli(["."], capsys)[1])
     (project / ".tritonlint.toml").write_text('exclude = ["legacy"]\n', encoding="utf-8")
-    assert headings(run(["."], capsys)[1]) == [
+    assert headings(run_cli(["."], capsys)[1]) == [
         "deploy/model_repository/renamed/config.pbtxt:1:7: TL201"
     ]
 
@@ -192,7 +183,7 @@ def test_a_repository_reads_every_subfolder_as_a_model(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     make_tree(project / "deploy" / "model_repository", {"notes/readme.txt": "", "scratch/": None})
-    status, out, _ = run(["deploy/model_repository"], capsys)
+    status, out, _ = run_cli(["deploy/model_repository"], capsys)
     assert status == 1
     assert headings(out) == [
         "deploy/model_repository/notes: TL210",
@@ -202,14 +193,14 @@ def test_a_repository_reads_every_subfolder_as_a_model(
         "deploy/model_repository/scratch: TL212",
     ]
     # Found by searching a project folder, it is read the same way.
-    assert headings(run(["deploy"], capsys)[1]) == headings(out)
+    assert headings(run_cli(["deploy"], capsys)[1]) == headings(out)
 
 
 def test_a_stray_folder_of_a_repository_named_alone_is_its_model(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     make_tree(project / "deploy" / "model_repository", {"scratch/": None})
-    status, out, _ = run(["deploy/model_repository/scratch"], capsys)
+    status, out, _ = run_cli(["deploy/model_repository/scratch"], capsys)
     assert status == 1
     assert headings(out) == [
         "deploy/model_repository/scratch: TL210",
@@ -230,7 +221,7 @@ def test_a_stray_folder_of_a_repository_named_alone_is_its_model(
 def test_a_version_folder_or_a_model_file_means_its_model(
     project: Path, capsys: pytest.CaptureFixture[str], path: str
 ) -> None:
-    status, out, _ = run([path], capsys)
+    status, out, _ = run_cli([path], capsys)
     assert status == 1
     assert headings(out) == ["deploy/model_repository/renamed/config.pbtxt:1:7: TL201"]
     assert out.splitlines()[-2:] == [
@@ -251,7 +242,7 @@ def test_other_pbtxt_files_are_configs_of_their_own(
 ) -> None:
     draft = project / "deploy" / "model_repository" / "good" / "draft.pbtxt"
     draft.write_text('name: "good"\nbogus: 1\n', encoding="utf-8")
-    status, out, _ = run([str(draft.relative_to(project))], capsys)
+    status, out, _ = run_cli([str(draft.relative_to(project))], capsys)
     assert status == 1
     assert headings(out) == ["deploy/model_repository/good/draft.pbtxt:2:1: TL101"]
 
@@ -264,7 +255,7 @@ def test_a_folder_with_nothing_to_check_is_an_error_on_stderr(
 ) -> None:
     (project / "empty").mkdir()
     for argv in (["empty"], ["docs"], ["empty", "--exit-zero"], ["empty", "--format", "json"]):
-        status, out, err = run(argv, capsys)
+        status, out, err = run_cli(argv, capsys)
         assert (status, out) == (2, ""), argv
         assert err == f"tritonlint: error: nothing to check in {argv[0]}: {NOTHING}\n"
 
@@ -272,7 +263,7 @@ def test_a_folder_with_nothing_to_check_is_an_error_on_stderr(
 def test_nothing_to_check_in_one_folder_fails_a_run_that_checked_others(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(["docs", "deploy/model_repository/good"], capsys)
+    status, out, err = run_cli(["docs", "deploy/model_repository/good"], capsys)
     assert status == 2
     assert out == "All checks passed (1 model checked).\n"
     assert err == f"tritonlint: error: nothing to check in docs: {NOTHING}\n"
@@ -287,7 +278,7 @@ def test_no_path_in_an_empty_folder(
     empty.mkdir()
     monkeypatch.chdir(empty)
     monkeypatch.setenv("COLUMNS", "400")
-    assert run([], capsys) == (2, "", f"tritonlint: error: nothing to check in .: {NOTHING}\n")
+    assert run_cli([], capsys) == (2, "", f"tritonlint: error: nothing to check in .: {NOTHING}\n")
 
 
 # --- The settings' repositories -----------------------------------------------------------------
@@ -301,24 +292,21 @@ def test_no_path_checks_the_settings_repositories(
         '[tool.tritonlint]\nrepositories = ["deploy/model_repository"]\n', encoding="utf-8"
     )
     monkeypatch.chdir(project / "src")  # relative to the settings file, not the working folder
-    status, out, _ = run([], capsys)
+    status, out, _ = run_cli([], capsys)
     assert status == 1
     # Outside the working folder, paths are shown absolute.
     assert headings(out) == [f"{project}/deploy/model_repository/renamed/config.pbtxt:1:7: TL201"]
-    assert out.splitlines()[-2:] == [
-        "Found 1 error (2 models checked).",
-        "[*] 1 fixable with the `--fix` option.",
-    ]
+    assert out.splitlines()[-2:] == PROJECT_SUMMARY
 
 
 def test_a_settings_repository_is_one_even_when_no_model_looks_like_one(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     make_tree(project / "models", {"half_done/weights.bin": b""})
-    assert run(["models"], capsys)[0] == 2  # nothing looks like a model there
+    assert run_cli(["models"], capsys)[0] == 2  # nothing looks like a model there
     (project / ".tritonlint.toml").write_text('repositories = ["models"]\n', encoding="utf-8")
     for argv in ([], ["models"]):
-        status, out, _ = run(argv, capsys)
+        status, out, _ = run_cli(argv, capsys)
         assert status == 1
         assert headings(out) == ["models/half_done: TL210", "models/half_done: TL212"]
 
@@ -336,6 +324,6 @@ def test_a_bad_settings_repository_is_a_usage_error(
     project: Path, capsys: pytest.CaptureFixture[str], value: str, problem: str
 ) -> None:
     (project / ".tritonlint.toml").write_text(f"repositories = {value}\n", encoding="utf-8")
-    status, out, err = run([], capsys)
+    status, out, err = run_cli([], capsys)
     assert (status, out) == (2, "")
     assert err == f"tritonlint: error: .tritonlint.toml: key 'repositories': {problem}\n"

@@ -6,12 +6,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from helpers import ONNX_MODEL, make_tree, model
-
-from tritonlint.cli import main
+from helpers import ONNX_MODEL, make_tree, model, run_cli
 
 JOBS_ACCEPTED = (
     "accepted values are whole numbers of worker processes from 0 to 1024 (1: one process; "
@@ -20,37 +19,38 @@ JOBS_ACCEPTED = (
 
 
 @pytest.fixture
-def repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A repository of one clean model, the working directory."""
+def lint_with_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> Callable[[str], tuple[int, str, str]]:
+    """Lints a repository of one clean model with ``TRITONLINT_JOBS`` set to a value: the exit
+    status, stdout and stderr."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("COLUMNS", "400")  # keep messages on one line
-    return make_tree(tmp_path / "models", model("m", ONNX_MODEL))
+    make_tree(tmp_path / "models", model("m", ONNX_MODEL))
+
+    def lint(value: str) -> tuple[int, str, str]:
+        monkeypatch.setenv("TRITONLINT_JOBS", value)
+        return run_cli(["models"], capsys)
+
+    return lint
 
 
 @pytest.mark.parametrize("value", ["abc", "-1", "1.5", "2000", "٣"])
 def test_a_bad_jobs_value_is_a_usage_error(
-    repository: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    value: str,
+    lint_with_jobs: Callable[[str], tuple[int, str, str]], value: str
 ) -> None:
-    monkeypatch.setenv("TRITONLINT_JOBS", value)
-    status = main(["models"])
-    captured = capsys.readouterr()
-    assert (status, captured.out) == (2, "")
-    assert captured.err == f"tritonlint: error: TRITONLINT_JOBS={value!r}: {JOBS_ACCEPTED}\n"
+    status, out, err = lint_with_jobs(value)
+    assert (status, out) == (2, "")
+    assert err == f"tritonlint: error: TRITONLINT_JOBS={value!r}: {JOBS_ACCEPTED}\n"
 
 
 @pytest.mark.parametrize("value", ["", "0", "1", " 2 ", "1024"])
 def test_jobs_values_that_are_accepted(
-    repository: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-    value: str,
+    lint_with_jobs: Callable[[str], tuple[int, str, str]], value: str
 ) -> None:
-    monkeypatch.setenv("TRITONLINT_JOBS", value)
-    assert main(["models"]) == 0
-    assert capsys.readouterr().err == ""
+    status, _, err = lint_with_jobs(value)
+    assert status == 0
+    assert err == ""
 
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-5", "soon", "100000"])

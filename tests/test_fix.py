@@ -4,18 +4,15 @@ or none, keeping their bytes outside the edits, their line endings and their mod
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from helpers import make_tree
+from helpers import forget_rule, make_tree, register_rule, run_cli
 
 from tritonlint import rewrite
-from tritonlint.cli import main
-from tritonlint.diagnostics import Applicability, Fix, Severity, TextEdit
+from tritonlint.diagnostics import Applicability, Fix, TextEdit
 from tritonlint.rules import registry
-from tritonlint.rules.base import FixAvailability, fixable, rule
 from tritonlint.rules.context import Finding, ModelContext
 from tritonlint.span import Span
 
@@ -27,6 +24,18 @@ CONFIG = (
     'input [ { name: "x" data_type: TYPE_FP32 dim: [ 3 ] } ]\n' + OUTPUT
 )
 
+#: The start of ``--diff``'s hunk that gives resnet's config the folder's name, up to its
+#: input line.
+RENAME_DIFF = (
+    "--- a/repo/resnet/config.pbtxt\n"
+    "+++ b/repo/resnet/config.pbtxt\n"
+    "@@ -1,4 +1,4 @@\n"
+    '-name: "resnet50"\n'
+    '+name: "resnet"\n'
+    ' platform: "onnxruntime_onnx"\n'
+    " max_batch_size: 8\n"
+)
+
 
 def repository(tmp_path: Path, config: str | bytes = CONFIG, name: str = "resnet") -> Path:
     root = make_tree(tmp_path / "repo", {f"{name}/1/model.onnx": b""})
@@ -34,15 +43,6 @@ def repository(tmp_path: Path, config: str | bytes = CONFIG, name: str = "resnet
         config.encode("utf-8") if isinstance(config, str) else config
     )
     return root
-
-
-def run(
-    argv: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path
-) -> tuple[int, str, str]:
-    os.chdir(tmp_path)
-    status = main(argv)
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture(autouse=True)
@@ -55,7 +55,7 @@ def test_fix_applies_the_safe_fixes_and_reports_what_remains(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = repository(tmp_path)
-    status, out, err = run(["check", "repo", "--fix"], capsys, tmp_path)
+    status, out, err = run_cli(["check", "repo", "--fix"], capsys)
     assert status == 1  # the misspelt field remains, an error
     assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG.replace(
         '"resnet50"', '"resnet"'
@@ -73,7 +73,7 @@ def test_unsafe_fixes_apply_the_unsafe_ones_too(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = repository(tmp_path)
-    status, out, _ = run(["repo", "--fix", "--unsafe-fixes", "--show-fixes"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--fix", "--unsafe-fixes", "--show-fixes"], capsys)
     assert status == 0
     fixed = CONFIG.replace('"resnet50"', '"resnet"').replace(" dim:", " dims:")
     assert (root / "resnet" / "config.pbtxt").read_text() == fixed
@@ -88,7 +88,7 @@ def test_unsafe_fixes_apply_the_unsafe_ones_too(
 
 def test_without_fix_nothing_is_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = repository(tmp_path)
-    status, out, _ = run(["check", "repo"], capsys, tmp_path)
+    status, out, _ = run_cli(["check", "repo"], capsys)
     assert status == 1
     assert out.splitlines()[-2:] == [
         "Found 2 errors (1 model checked).",
@@ -101,18 +101,9 @@ def test_diff_prints_the_change_and_writes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = repository(tmp_path)
-    status, out, err = run(["check", "repo", "--diff", "--show-fixes"], capsys, tmp_path)
+    status, out, err = run_cli(["check", "repo", "--diff", "--show-fixes"], capsys)
     assert status == 1
-    assert out == (
-        "--- a/repo/resnet/config.pbtxt\n"
-        "+++ b/repo/resnet/config.pbtxt\n"
-        "@@ -1,4 +1,4 @@\n"
-        '-name: "resnet50"\n'
-        '+name: "resnet"\n'
-        ' platform: "onnxruntime_onnx"\n'
-        " max_batch_size: 8\n"
-        ' input [ { name: "x" data_type: TYPE_FP32 dim: [ 3 ] } ]\n'
-    )
+    assert out == RENAME_DIFF + ' input [ { name: "x" data_type: TYPE_FP32 dim: [ 3 ] } ]\n'
     assert err == (
         "Would fix 1 finding:\n"
         "- repo/resnet/config.pbtxt:\n"
@@ -126,7 +117,7 @@ def test_diff_with_nothing_to_fix_exits_0(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repository(tmp_path, CONFIG.replace('"resnet50"', '"resnet"'))
-    status, out, err = run(["check", "repo", "--diff"], capsys, tmp_path)
+    status, out, err = run_cli(["check", "repo", "--diff"], capsys)
     assert (status, out) == (0, "")
     assert err == (
         "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).\n"
@@ -139,7 +130,7 @@ def test_fix_of_a_clean_repository_changes_nothing(
     clean = 'name: "resnet"\nplatform: "onnxruntime_onnx"\nmax_batch_size: 8\n' + GOOD_INPUT
     root = repository(tmp_path, clean + OUTPUT)
     mtime = (root / "resnet" / "config.pbtxt").stat().st_mtime_ns
-    status, out, _ = run(["check", "repo", "--fix", "--show-fixes"], capsys, tmp_path)
+    status, out, _ = run_cli(["check", "repo", "--fix", "--show-fixes"], capsys)
     assert status == 0
     assert out == (
         "All checks passed (1 model checked).\nFixed nothing: no finding has a fix to apply.\n"
@@ -160,7 +151,7 @@ def test_fix_options_that_do_not_go_together(
     argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repository(tmp_path)
-    status, _, err = run(argv, capsys, tmp_path)
+    status, _, err = run_cli(argv, capsys)
     assert status == 2
     assert err.startswith(f"tritonlint: error: {message}")
 
@@ -170,7 +161,7 @@ def test_bytes_outside_the_edits_are_kept_crlf_and_no_final_newline(
 ) -> None:
     config = CONFIG.replace("\n", "\r\n").rstrip("\r\n") + "  # last\t"
     root = repository(tmp_path, config)
-    assert run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)[0] == 0
+    assert run_cli(["repo", "--fix", "--unsafe-fixes"], capsys)[0] == 0
     expected = config.replace('"resnet50"', '"resnet"').replace(" dim:", " dims:")
     assert (root / "resnet" / "config.pbtxt").read_bytes() == expected.encode("utf-8")
 
@@ -182,7 +173,7 @@ def test_a_file_with_a_byte_order_mark_is_left_alone(
     error without a fix, so the file's other fixes wait until it is removed."""
     config = b"\xef\xbb\xbf" + CONFIG.encode("utf-8")
     root = repository(tmp_path, config)
-    status, out, _ = run(["repo", "--fix"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--fix"], capsys)
     assert status == 1
     assert "repo/resnet/config.pbtxt:1:1: TL010 [error] unexpected character '\\ufeff'" in out
     assert (root / "resnet" / "config.pbtxt").read_bytes() == config
@@ -192,7 +183,7 @@ def test_the_file_mode_is_kept(tmp_path: Path, capsys: pytest.CaptureFixture[str
     root = repository(tmp_path)
     config = root / "resnet" / "config.pbtxt"
     config.chmod(0o640)
-    run(["repo", "--fix"], capsys, tmp_path)
+    run_cli(["repo", "--fix"], capsys)
     assert config.read_text().startswith('name: "resnet"\n')
     assert config.stat().st_mode & 0o777 == 0o640
 
@@ -215,10 +206,8 @@ def test_identical_edits_of_two_findings_are_applied_once(
     root = repository(tmp_path, CONFIG.replace('"resnet50"', '"resnet"').replace(" dim:", " dims:"))
     make_tree(root, {"pipe/1/": None})
     (root / "pipe" / "config.pbtxt").write_text(ensemble)
-    status, out, _ = run(
-        ["repo", "--fix", "--unsafe-fixes", "--show-fixes", "--select", "TL717,TL719"],
-        capsys,
-        tmp_path,
+    status, out, _ = run_cli(
+        ["repo", "--fix", "--unsafe-fixes", "--show-fixes", "--select", "TL717,TL719"], capsys
     )
     assert status == 0
     assert (root / "pipe" / "config.pbtxt").read_text() == ensemble.replace(
@@ -239,7 +228,7 @@ def test_a_file_with_syntax_errors_gets_only_the_syntax_fixes(
     broken = CONFIG.replace("max_batch_size: 8\n", "max_batch_size: 8  <- the largest batch\n")
     broken += "instance_group [ { kind: KIND_CPU }\n"  # an unclosed list
     root = repository(tmp_path, broken)
-    status, out, _ = run(["repo", "--fix", "--show-fixes"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--fix", "--show-fixes"], capsys)
     assert status == 1
     # The note became a comment; the name is left as it is while the file does not parse.
     assert (root / "resnet" / "config.pbtxt").read_text() == broken.replace("<-", "# <-")
@@ -255,7 +244,7 @@ def rules_of_the_test() -> Iterator[None]:
     codes = set(registry._BY_CODE)
     yield
     for code in set(registry._BY_CODE) - codes:
-        del registry._BY_NAME[registry._BY_CODE.pop(code).name]
+        forget_rule(code)
 
 
 def _register(code: str, edits: Callable[[ModelContext], list[TextEdit]]) -> None:
@@ -265,18 +254,32 @@ def _register(code: str, edits: Callable[[ModelContext], list[TextEdit]]) -> Non
             fix = Fix("Test fix", tuple(edit), Applicability.SAFE)
             yield ctx.at(("max_batch_size",), "a test finding", fixes=(fix,))
 
-    declared = rule(
-        code,
-        f"test-rule-{code.lower()}",
-        Severity.ERROR,
-        fix=fixable(FixAvailability.SOMETIMES, Applicability.SAFE),
-        summary="a rule of the tests",
-        explanation="A rule of the tests.",
-        bad="",
-        good="",
-    )(check)
-    filed = declared.filed("tests")
-    registry._BY_CODE[filed.code] = registry._BY_NAME[filed.name] = filed
+    register_rule(code, check)
+
+
+def _refused(
+    code: str,
+    edits: Callable[[ModelContext], list[TextEdit]],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    config: str = CONFIG,
+) -> tuple[str, str]:
+    """Check a repository of ``config`` with the fix of a rule of ``code`` making ``edits``:
+    the fix is refused, the config left as it was; the output and the error output."""
+    _register(code, edits)
+    root = repository(tmp_path, config)
+    status, out, err = run_cli(["repo", "--fix", "--select", code], capsys)
+    assert status == 1
+    assert (root / "resnet" / "config.pbtxt").read_text() == config
+    return out, err
+
+
+def _refusal(code: str, why: str) -> str:
+    """The warning that refuses the fix of the rule of ``code`` at max_batch_size, for ``why``."""
+    return (
+        f"tritonlint: warning: refused the fix of {code} at repo/resnet/config.pbtxt:3:17 "
+        f"('Test fix'): {why}; this is a bug in the rule's fix, please report it\n"
+    )
 
 
 def _value(ctx: ModelContext, path: tuple[str, ...]) -> TextEdit:
@@ -289,15 +292,16 @@ def _value(ctx: ModelContext, path: tuple[str, ...]) -> TextEdit:
 def test_a_fix_that_breaks_the_syntax_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _register("TL990", lambda ctx: [_value(ctx, ("max_batch_size",))._replace(new_text="8 {")])
-    root = repository(tmp_path)
-    status, out, err = run(["repo", "--fix", "--select", "TL990"], capsys, tmp_path)
-    assert status == 1
-    assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG
-    assert err == (
-        "tritonlint: warning: refused the fix of TL990 at repo/resnet/config.pbtxt:3:17 "
-        "('Test fix'): the fixed text would not parse (3:19: expected one of ',', ';', '[', "
-        "end of file, identifier; found '{'); this is a bug in the rule's fix, please report it\n"
+    out, err = _refused(
+        "TL990",
+        lambda ctx: [_value(ctx, ("max_batch_size",))._replace(new_text="8 {")],
+        tmp_path,
+        capsys,
+    )
+    assert err == _refusal(
+        "TL990",
+        "the fixed text would not parse (3:19: expected one of ',', ';', '[', end of file, "
+        "identifier; found '{')",
     )
     assert out.splitlines()[-1] == "Found 1 error (1 model checked)."
 
@@ -315,16 +319,8 @@ def test_a_fix_that_changes_another_field_is_refused(
         at = Span.point(platform.line, platform.column, platform.start)
         return [_value(ctx, ("max_batch_size",))._replace(new_text="4"), TextEdit(at, "# ")]
 
-    _register("TL991", edits)
-    root = repository(tmp_path)
-    status, _, err = run(["repo", "--fix", "--select", "TL991"], capsys, tmp_path)
-    assert status == 1
-    assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG
-    assert err == (
-        "tritonlint: warning: refused the fix of TL991 at repo/resnet/config.pbtxt:3:17 "
-        "('Test fix'): it would change platform, which the fix does not edit; this is a bug in "
-        "the rule's fix, please report it\n"
-    )
+    _, err = _refused("TL991", edits, tmp_path, capsys)
+    assert err == _refusal("TL991", "it would change platform, which the fix does not edit")
 
 
 @pytest.mark.usefixtures("rules_of_the_test")
@@ -337,7 +333,7 @@ def test_fixes_that_do_not_settle_stop_after_ten_rounds(
 
     _register("TL992", edits)
     root = repository(tmp_path)
-    status, out, err = run(["repo", "--fix", "--select", "TL992"], capsys, tmp_path)
+    status, out, err = run_cli(["repo", "--fix", "--select", "TL992"], capsys)
     assert status == 1
     assert "max_batch_size: 18\n" in (root / "resnet" / "config.pbtxt").read_text()
     assert err == (
@@ -362,7 +358,7 @@ def test_changed_files_are_written_all_or_none(
         return stage(path, text)
 
     monkeypatch.setattr(rewrite, "_stage", failing)
-    status, _, err = run(["repo", "--fix"], capsys, tmp_path)
+    status, _, err = run_cli(["repo", "--fix"], capsys)
     assert status == 2
     assert err.startswith(f"tritonlint: error: cannot write the fixes {other}: Permission denied")
     assert "no file was changed" in err
@@ -403,7 +399,7 @@ def test_a_fix_across_files_is_applied_only_with_unsafe_fixes(
 ) -> None:
     root = ensemble_repository(tmp_path)
     # --fix alone takes the safe fix: the model's name only (the step still names resnet50).
-    status, out, _ = run(["repo", "--fix"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--fix"], capsys)
     assert (root / "resnet" / "config.pbtxt").read_text() == NAMED.replace('"resnet50"', '"resnet"')
     assert (root / "pipe" / "config.pbtxt").read_text() == PIPE
     assert status == 1 and "TL708" in out
@@ -413,7 +409,7 @@ def test_unsafe_fixes_rename_the_model_and_the_steps_that_name_it_together(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     root = ensemble_repository(tmp_path)
-    status, out, _ = run(["repo", "--diff", "--unsafe-fixes"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--diff", "--unsafe-fixes"], capsys)
     assert status == 1
     assert out == (
         "--- a/repo/pipe/config.pbtxt\n"
@@ -427,17 +423,11 @@ def test_unsafe_fixes_rename_the_model_and_the_steps_that_name_it_together(
         "       model_version: -1\n"
         '       input_map { key: "x" value: "X" }\n'
         '       output_map { key: "y" value: "Y" }\n'
-        "--- a/repo/resnet/config.pbtxt\n"
-        "+++ b/repo/resnet/config.pbtxt\n"
-        "@@ -1,4 +1,4 @@\n"
-        '-name: "resnet50"\n'
-        '+name: "resnet"\n'
-        ' platform: "onnxruntime_onnx"\n'
-        " max_batch_size: 8\n"
-        ' input [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] } ]\n'
+        + RENAME_DIFF
+        + ' input [ { name: "x" data_type: TYPE_FP32 dims: [ 3 ] } ]\n'
     )
     assert (root / "pipe" / "config.pbtxt").read_text() == PIPE  # --diff writes nothing
-    status, out, _ = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--fix", "--unsafe-fixes"], capsys)
     assert status == 0
     assert (root / "resnet" / "config.pbtxt").read_bytes() == NAMED.replace(
         '"resnet50"', '"resnet"'
@@ -454,7 +444,7 @@ def test_a_fix_across_files_is_offered_first_and_names_the_other_file(
     import json
 
     ensemble_repository(tmp_path)
-    status, out, _ = run(["repo", "--format", "json"], capsys, tmp_path)
+    status, out, _ = run_cli(["repo", "--format", "json"], capsys)
     assert status == 1
     (finding,) = [f for f in json.loads(out) if f["code"] == "TL201"]
     assert [(f["title"], f["applicability"]) for f in finding["fixes"]] == [
@@ -486,7 +476,7 @@ def test_a_fix_across_files_is_not_applied_to_a_file_changed_since_it_was_made(
 
     _register("TL993", edits)
     root = ensemble_repository(tmp_path)
-    status, out, err = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    status, out, err = run_cli(["repo", "--fix", "--unsafe-fixes"], capsys)
     assert err == ""  # not refused either: never tried on the changed text
     assert status == 1
     assert (root / "pipe" / "config.pbtxt").read_text() == PIPE.replace(
@@ -509,16 +499,11 @@ def test_a_fix_that_gives_a_field_twice_is_refused(
         at = Span.point(platform.end_line, platform.end_column, platform.end)
         return [TextEdit(at, ' platform: "tensorrt_plan"')]
 
-    _register("TL994", edits)
-    root = repository(tmp_path)
-    status, _, err = run(["repo", "--fix", "--select", "TL994"], capsys, tmp_path)
-    assert status == 1
-    assert (root / "resnet" / "config.pbtxt").read_text() == CONFIG
-    assert err == (
-        "tritonlint: warning: refused the fix of TL994 at repo/resnet/config.pbtxt:3:17 "
-        "('Test fix'): the fixed text would give a field twice (2:30: non-repeated field "
-        "'platform' is specified more than once); this is a bug in the rule's fix, please "
-        "report it\n"
+    _, err = _refused("TL994", edits, tmp_path, capsys)
+    assert err == _refusal(
+        "TL994",
+        "the fixed text would give a field twice (2:30: non-repeated field 'platform' is "
+        "specified more than once)",
     )
 
 
@@ -538,15 +523,10 @@ def test_a_fix_that_drops_the_colon_of_a_scalar_is_refused(
         )
         return [TextEdit(between, " ")]
 
-    _register("TL995", edits)
-    root = repository(tmp_path, NAMED)
-    status, _, err = run(["repo", "--fix", "--select", "TL995"], capsys, tmp_path)
-    assert status == 1
-    assert (root / "resnet" / "config.pbtxt").read_text() == NAMED
-    assert err == (
-        "tritonlint: warning: refused the fix of TL995 at repo/resnet/config.pbtxt:3:17 "
-        "('Test fix'): the fixed text would not parse (4:42: expected ':' between field "
-        "'dims' and its value); this is a bug in the rule's fix, please report it\n"
+    _, err = _refused("TL995", edits, tmp_path, capsys, NAMED)
+    assert err == _refusal(
+        "TL995",
+        "the fixed text would not parse (4:42: expected ':' between field 'dims' and its value)",
     )
 
 
@@ -560,12 +540,7 @@ def test_a_fix_whose_text_protobuf_would_not_read_is_refused(
     def edits(ctx: ModelContext) -> list[TextEdit]:
         return [_value(ctx, ("max_batch_size",))._replace(new_text="4294967296")]
 
-    _register("TL996", edits)
-    config = CONFIG.replace(" dim:", " dims:")  # protobuf reads this one
-    root = repository(tmp_path, config)
-    status, _, err = run(["repo", "--fix", "--select", "TL996"], capsys, tmp_path)
-    assert status == 1
-    assert (root / "resnet" / "config.pbtxt").read_text() == config
+    _, err = _refused("TL996", edits, tmp_path, capsys, NAMED)  # protobuf reads NAMED
     assert err.startswith(
         "tritonlint: warning: refused the fix of TL996 at repo/resnet/config.pbtxt:3:17 "
         "('Test fix'): protobuf would not read the fixed text (3:17 : "
@@ -581,58 +556,64 @@ def _python_model(tmp_path: Path, config: str) -> Path:
     return root / "m" / "config.pbtxt"
 
 
-def test_a_nan_elsewhere_in_the_config_does_not_stop_a_fix(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+#: The head of the configs below: a Python model's name and backend.
+PYTHON_HEAD = 'name: "m"\nbackend: "python"\n'
+#: Part of a config that holds a NaN.
+NAN_REST = (
+    'sequence_batching {\n  control_input [ { name: "START" control [ { kind: '
+    "CONTROL_SEQUENCE_START fp32_false_true: [ nan, 1 ] } ] } ]\n}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "config", "fixed"),
+    [
+        # A NaN is not equal to itself; the field that holds one has not changed for that.
+        pytest.param(
+            ["--select", "TL301"],
+            'name: "m"\nplatform: "python"\n' + NAN_REST,
+            PYTHON_HEAD + NAN_REST,
+            id="a-nan-elsewhere-in-the-config-does-not-stop-a-fix",
+        ),
+        # The fields of a map's message value are recorded under ``value``, as the fix edits.
+        pytest.param(
+            ["--select", "TL103"],
+            PYTHON_HEAD + 'parameters { key: "a" value: { string_value: 1 } }\n',
+            PYTHON_HEAD + 'parameters { key: "a" value: { string_value: "1" } }\n',
+            id="the-fix-of-a-string-value-inside-a-map-is-applied",
+        ),
+        # Renaming platform to backend would give backend twice: the empty one gets the name.
+        pytest.param(
+            ["--select", "TL301"],
+            'name: "m"\nplatform: "python"\nbackend: ""  # set me\n',
+            'name: "m"\nbackend: "python"  # set me\n',
+            id="an-empty-backend-takes-the-name-that-was-written-as-platform",
+        ),
+        # ``dimz [ 1 ]`` parses (an unknown field may hold messages); ``dims [ 1 ]`` does not.
+        pytest.param(
+            ["--unsafe-fixes", "--select", "TL101"],
+            PYTHON_HEAD + 'input [ { name: "x" data_type: TYPE_FP32 dimz [ 1 ] } ]\n',
+            PYTHON_HEAD + 'input [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\n',
+            id="a-misspelt-scalar-list-gets-its-colon-with-its-name",
+        ),
+        # ``max_batch_size: "4"`` then ``4``: the field is given twice before the fix (the
+        # first value, not read, leaves the default) and after it; the fix adds no field given
+        # twice, and TL107's fix then removes the second, equal value.
+        pytest.param(
+            [],
+            PYTHON_HEAD + 'max_batch_size: "4"\nmax_batch_size: 4\n',
+            PYTHON_HEAD + "max_batch_size: 4\n",
+            id="a-fix-of-a-first-value-given-twice-is-applied-and-the-same-second-removed",
+        ),
+    ],
+)
+def test_a_fix_once_refused_although_right_is_applied(
+    argv: list[str], config: str, fixed: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A NaN is not equal to itself; the field that holds one has not changed for that."""
-    rest = (
-        'sequence_batching {\n  control_input [ { name: "START" control [ { kind: '
-        "CONTROL_SEQUENCE_START fp32_false_true: [ nan, 1 ] } ] } ]\n}\n"
-    )
-    config = _python_model(tmp_path, 'name: "m"\nplatform: "python"\n' + rest)
-    status, _, err = run(["repo", "--fix", "--select", "TL301"], capsys, tmp_path)
+    path = _python_model(tmp_path, config)
+    status, _, err = run_cli(["repo", "--fix", *argv], capsys)
     assert (err, status) == ("", 0)
-    assert config.read_text() == 'name: "m"\nbackend: "python"\n' + rest
-
-
-def test_the_fix_of_a_string_value_inside_a_map_is_applied(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """The fields of a map's message value are recorded under ``value``, as the fix edits."""
-    config = _python_model(
-        tmp_path,
-        'name: "m"\nbackend: "python"\nparameters { key: "a" value: { string_value: 1 } }\n',
-    )
-    status, _, err = run(["repo", "--fix", "--select", "TL103"], capsys, tmp_path)
-    assert (err, status) == ("", 0)
-    assert config.read_text() == (
-        'name: "m"\nbackend: "python"\nparameters { key: "a" value: { string_value: "1" } }\n'
-    )
-
-
-def test_an_empty_backend_takes_the_name_that_was_written_as_platform(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Renaming platform to backend would give backend twice: the empty one gets the name."""
-    config = _python_model(tmp_path, 'name: "m"\nplatform: "python"\nbackend: ""  # set me\n')
-    status, _, err = run(["repo", "--fix", "--select", "TL301"], capsys, tmp_path)
-    assert (err, status) == ("", 0)
-    assert config.read_text() == 'name: "m"\nbackend: "python"  # set me\n'
-
-
-def test_a_misspelt_scalar_list_gets_its_colon_with_its_name(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """``dimz [ 1 ]`` parses (an unknown field may hold messages); ``dims [ 1 ]`` does not."""
-    config = _python_model(
-        tmp_path,
-        'name: "m"\nbackend: "python"\ninput [ { name: "x" data_type: TYPE_FP32 dimz [ 1 ] } ]\n',
-    )
-    status, _, err = run(["repo", "--fix", "--unsafe-fixes", "--select", "TL101"], capsys, tmp_path)
-    assert (err, status) == ("", 0)
-    assert config.read_text() == (
-        'name: "m"\nbackend: "python"\ninput [ { name: "x" data_type: TYPE_FP32 dims: [ 1 ] } ]\n'
-    )
+    assert path.read_text() == fixed
 
 
 def test_a_misspelt_field_is_not_renamed_to_a_singular_field_already_given(
@@ -640,9 +621,7 @@ def test_a_misspelt_field_is_not_renamed_to_a_singular_field_already_given(
 ) -> None:
     text = 'name: "m"\nbackend: "python"\nmax_batch_size: 4\nmax_batchsize: 8\n'
     config = _python_model(tmp_path, text)
-    status, out, err = run(
-        ["repo", "--fix", "--unsafe-fixes", "--select", "TL101"], capsys, tmp_path
-    )
+    status, out, err = run_cli(["repo", "--fix", "--unsafe-fixes", "--select", "TL101"], capsys)
     assert (err, status) == ("", 1)
     assert "did you mean 'max_batch_size'?" in out
     assert config.read_text() == text
@@ -657,23 +636,9 @@ def test_an_ensemble_s_warmup_with_a_comment_in_its_list_is_removed(
     pipe = root / "pipe" / "config.pbtxt"
     warmup = 'model_warmup [\n  # warm up resnet instead\n  { name: "w" batch_size: 1 }\n]\n'
     pipe.write_text(PIPE.replace("max_batch_size: 8\n", "max_batch_size: 8\n" + warmup))
-    status, _, err = run(["repo", "--fix", "--select", "TL706"], capsys, tmp_path)
+    status, _, err = run_cli(["repo", "--fix", "--select", "TL706"], capsys)
     assert (err, status) == ("", 0)
     assert pipe.read_text() == PIPE
-
-
-def test_a_fix_of_a_first_value_given_twice_is_applied_and_the_same_second_removed(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """``max_batch_size: "4"`` then ``4``: the field is given twice before the fix (the first
-    value, not read, leaves the default) and after it; the fix adds no field given twice,
-    and TL107's fix then removes the second, equal value."""
-    config = _python_model(
-        tmp_path, 'name: "m"\nbackend: "python"\nmax_batch_size: "4"\nmax_batch_size: 4\n'
-    )
-    status, _, err = run(["repo", "--fix"], capsys, tmp_path)
-    assert (err, status) == ("", 0)
-    assert config.read_text() == 'name: "m"\nbackend: "python"\nmax_batch_size: 4\n'
 
 
 def test_a_bad_value_given_after_a_good_one_gets_no_fix(
@@ -683,7 +648,7 @@ def test_a_bad_value_given_after_a_good_one_gets_no_fix(
     fix there (not one the verifier would have to refuse)."""
     text = 'name: "m"\nbackend: "python"\nmax_batch_size: 4\nmax_batch_size: "8"\n'
     config = _python_model(tmp_path, text)
-    status, out, err = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    status, out, err = run_cli(["repo", "--fix", "--unsafe-fixes"], capsys)
     assert (err, status) == ("", 1)
     assert config.read_text() == text
     assert (
@@ -700,7 +665,7 @@ def test_a_misspelt_message_is_not_renamed_where_its_contents_give_a_field_twice
     rename is not offered (not one the verifier would have to refuse)."""
     text = 'name: "m"\nbackend: "python"\ninstance_groups [ { kind: KIND_CPU kind: KIND_GPU } ]\n'
     config = _python_model(tmp_path, text)
-    status, out, err = run(["repo", "--fix", "--unsafe-fixes"], capsys, tmp_path)
+    status, out, err = run_cli(["repo", "--fix", "--unsafe-fixes"], capsys)
     assert (err, status) == ("", 1)
     assert config.read_text() == text
     assert "did you mean 'instance_group'?" in out and "= help:" not in out
@@ -723,7 +688,7 @@ def test_the_title_of_a_fix_across_files_counts_the_ensembles_and_names_a_few(
         name = f"pipe{number}"
         text = PIPE.replace('name: "pipe"', f'name: "{name}"')
         make_tree(root, {f"{name}/1/": None, f"{name}/config.pbtxt": text})
-    _, out, _ = run(["repo", "--format", "json"], capsys, tmp_path)
+    _, out, _ = run_cli(["repo", "--format", "json"], capsys)
     (finding,) = [f for f in json.loads(out) if f["code"] == "TL201"]
     assert [(f["title"], len(f["edits"])) for f in finding["fixes"]] == [
         (title, 1 + ensembles),

@@ -10,13 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from helpers import make_tree
+from helpers import forget_rule, make_tree, register_rule
 
 from tritonlint.cli import main
-from tritonlint.diagnostics import Applicability, FileMove, Fix, Severity
+from tritonlint.diagnostics import Applicability, FileMove, Fix
 from tritonlint.fixing.moves import make_moves
-from tritonlint.rules import registry
-from tritonlint.rules.base import FixAvailability, fixable, rule
 from tritonlint.rules.context import Finding, ModelContext
 
 CONFIG = (
@@ -123,20 +121,9 @@ def rule_moving_onto_a_file() -> Iterator[None]:
             fix = Fix("Test move", (), Applicability.UNSAFE, (move,))
             yield ctx.about(ctx.model.path, "a test finding", fixes=(fix,))
 
-    declared = rule(
-        "TL993",
-        "test-rule-tl993",
-        Severity.ERROR,
-        fix=fixable(FixAvailability.SOMETIMES, Applicability.UNSAFE),
-        summary="a rule of the tests",
-        explanation="A rule of the tests.",
-        bad="",
-        good="",
-    )(check)
-    filed = declared.filed("tests")
-    registry._BY_CODE[filed.code] = registry._BY_NAME[filed.name] = filed
+    register_rule("TL993", check, Applicability.UNSAFE)
     yield
-    del registry._BY_NAME[registry._BY_CODE.pop(filed.code).name]
+    forget_rule("TL993")
 
 
 @pytest.mark.usefixtures("rule_moving_onto_a_file")

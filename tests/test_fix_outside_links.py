@@ -8,9 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import Link, make_tree
-
-from tritonlint.cli import main
+from helpers import Link, make_tree, run_cli
 
 #: The file outside: a python model's config with a backend written as platform (TL301, a
 #: safe fix) and a value that must not show up in a report.
@@ -30,12 +28,6 @@ def linked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return make_tree(tmp_path, files, verbatim=True) / "outside" / "config.pbtxt"
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    status = main(argv)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 TEXT_REPORT = """\
 repo/m/config.pbtxt:2:11: TL301 [error] '\u2026' is a backend, not a platform: write backend: \
 "\u2026" (tritonserver: unexpected platform type '\u2026' for m)
@@ -50,7 +42,7 @@ Found 2 errors (1 model checked).
 def test_fix_does_not_write_through_the_link_and_says_so(
     linked: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(["check", "repo", "--fix"], capsys)
+    status, out, err = run_cli(["check", "repo", "--fix"], capsys)
     assert status == 1
     assert linked.read_text() == OUTSIDE
     assert err == (
@@ -63,7 +55,7 @@ def test_fix_does_not_write_through_the_link_and_says_so(
 def test_follow_outside_links_fixes_the_file_through_the_link(
     linked: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(["check", "repo", "--fix", "--follow-outside-links"], capsys)
+    status, out, err = run_cli(["check", "repo", "--fix", "--follow-outside-links"], capsys)
     assert (status, err) == (1, "")  # max_batch_size remains
     assert linked.read_text() == OUTSIDE.replace("platform:", "backend:")
     assert (tmp_path / "repo/m/config.pbtxt").is_symlink()
@@ -76,7 +68,7 @@ def test_follow_outside_links_fixes_the_file_through_the_link(
 def test_no_report_quotes_the_file_outside(
     report: str, linked: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(["check", "repo", "--format", report], capsys)
+    status, out, err = run_cli(["check", "repo", "--format", report], capsys)
     assert (status, err) == (1, "")
     assert "TL301" in out and "TL103" in out
     assert "s3cr3t" not in out
@@ -91,7 +83,7 @@ def test_no_report_quotes_the_file_outside(
 def test_follow_outside_links_quotes_it_as_any_other(
     linked: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, _ = run(["check", "repo", "--follow-outside-links"], capsys)
+    status, out, _ = run_cli(["check", "repo", "--follow-outside-links"], capsys)
     assert status == 1
     assert '2 | platform: "python"  # s3cr3t-t0ken\n' in out
     assert '= help: write backend: "python" instead of platform' in out
@@ -107,7 +99,7 @@ def test_a_config_linked_inside_the_repository_is_quoted_and_fixed(
         "repo/m/config.pbtxt": Link("../shared.pbtxt"),
     }
     shared = make_tree(tmp_path, files, verbatim=True) / "repo" / "shared.pbtxt"
-    status, out, err = run(["check", "repo", "--fix"], capsys)
+    status, out, err = run_cli(["check", "repo", "--fix"], capsys)
     assert (status, err) == (1, "")
     assert shared.read_text() == OUTSIDE.replace("platform:", "backend:")
     assert '3 | max_batch_size: "s3cr3t"\n' in out

@@ -18,9 +18,11 @@ import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers import run_process
 
 pytest.importorskip("pre_commit")
 yaml = pytest.importorskip("yaml")
@@ -120,14 +122,11 @@ def _try_repo(
 ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, **_GIT_ENV, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
     env.pop("GITHUB_ACTIONS", None)
-    completed = subprocess.run(
+    completed = run_process(
         [sys.executable, "-m", "pre_commit", "try-repo", str(hooks_repo), *args],
         cwd=project,
         env=env,
-        capture_output=True,
-        text=True,
         timeout=600,
-        check=False,
     )
     output = completed.stdout + completed.stderr
     if completed.returncode not in (0, 1) or "An unexpected error has occurred" in output:
@@ -142,54 +141,58 @@ def _pre_commit_log(home: Path) -> str:
     return log.read_text(errors="replace") if log.is_file() else ""
 
 
+#: ``run_hook(status, *args)``: see :func:`run_hook`.
+RunHook = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+@pytest.fixture
+def run_hook(hooks_repo: Path, pre_commit_home: Path, project: Path) -> RunHook:
+    """Runs ``pre-commit try-repo`` of this checkout in ``project`` with ``args``, everything
+    staged first, and asserts its exit ``status``: ``run_hook(1, "tritonlint-repo",
+    "--all-files")``."""
+
+    def run(status: int, *args: str) -> subprocess.CompletedProcess[str]:
+        _git("add", "-A", cwd=project)
+        completed = _try_repo(hooks_repo, pre_commit_home, project, *args)
+        assert completed.returncode == status, completed.stdout + completed.stderr
+        return completed
+
+    return run
+
+
 @pytest.mark.slow
 def test_hook_fails_on_a_broken_config_and_passes_on_the_fixed_one(
-    hooks_repo: Path, pre_commit_home: Path, project: Path
+    run_hook: RunHook, project: Path
 ) -> None:
-    broken = _try_repo(hooks_repo, pre_commit_home, project, "tritonlint", "--files", CONFIG)
+    broken = run_hook(1, "tritonlint", "--files", CONFIG)
     output = broken.stdout + broken.stderr
-    assert broken.returncode == 1, output
     assert "tritonlint" in output and "Failed" in output
     assert f"{CONFIG}:8:5: TL101 [error]" in output
     assert 'has no field named "dim"' in output
 
     config = project / CONFIG
     config.write_text(config.read_text().replace("dim:", "dims:"))
-    _git("add", "-A", cwd=project)
-    fixed = _try_repo(hooks_repo, pre_commit_home, project, "tritonlint", "--files", CONFIG)
-    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
-    assert "Passed" in fixed.stdout
+    assert "Passed" in run_hook(0, "tritonlint", "--files", CONFIG).stdout
 
 
 @pytest.mark.slow
 def test_format_hook_rewrites_a_config_and_fails_then_passes(
-    hooks_repo: Path, pre_commit_home: Path, project: Path
+    run_hook: RunHook, project: Path
 ) -> None:
     config = project / CONFIG
     config.write_text('name:"classifier" backend:"onnxruntime"  # the model\n')
-    _git("add", "-A", cwd=project)
-    changed = _try_repo(
-        hooks_repo, pre_commit_home, project, "tritonlint-format", "--files", CONFIG
-    )
+    changed = run_hook(1, "tritonlint-format", "--files", CONFIG)
     output = changed.stdout + changed.stderr
-    assert changed.returncode == 1, output
     assert "tritonlint format" in output and "files were modified by this hook" in output
     assert config.read_text() == 'name: "classifier"\nbackend: "onnxruntime"  # the model\n'
 
-    _git("add", "-A", cwd=project)
-    again = _try_repo(hooks_repo, pre_commit_home, project, "tritonlint-format", "--files", CONFIG)
-    assert again.returncode == 0, again.stdout + again.stderr
-    assert "Passed" in again.stdout
+    assert "Passed" in run_hook(0, "tritonlint-format", "--files", CONFIG).stdout
 
 
 @pytest.mark.slow
-def test_repository_hook_lints_the_whole_repository(
-    hooks_repo: Path, pre_commit_home: Path, project: Path
-) -> None:
+def test_repository_hook_lints_the_whole_repository(run_hook: RunHook, project: Path) -> None:
     # A file that is not a config changed: the repository hook still lints the repository.
     (project / "model_repository" / "classifier" / "labels.txt").write_text("cat\ndog\n")
-    _git("add", "-A", cwd=project)
-    completed = _try_repo(hooks_repo, pre_commit_home, project, "tritonlint-repo", "--all-files")
+    completed = run_hook(1, "tritonlint-repo", "--all-files")
     output = completed.stdout + completed.stderr
-    assert completed.returncode == 1, output
     assert f"{CONFIG}:8:5: TL101 [error]" in output

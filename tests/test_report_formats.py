@@ -6,15 +6,21 @@ from __future__ import annotations
 import json
 import os
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
 from pathlib import Path
 
 import jsonschema
 import pytest
-from helpers import ONNX_MODEL, make_tree, model, validate_sarif
+from helpers import (
+    GOOD_RENAMED_NOVERSION,
+    ONNX_MODEL,
+    make_tree,
+    model,
+    report_workdir,
+    run_cli,
+    validate_sarif,
+)
 
 from tritonlint import __version__
-from tritonlint.cli import main
 from tritonlint.diagnostics import Diagnostic, RelatedLocation, Severity
 from tritonlint.report.github import annotation, escape_data, escape_property
 from tritonlint.report.sarif import sarif_log
@@ -29,29 +35,17 @@ assert isinstance(CONFIG, str)
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """``models/``: good; renamed (TL201 error at 1:7); noversion (TL212 error, a folder);
     duplicated (TL107 error with a related place); warned (TL213 warning, a folder)."""
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("COLUMNS", "400")
-    monkeypatch.delenv("GITHUB_ACTIONS", raising=False)
-    make_tree(
-        tmp_path / "models",
+    return report_workdir(
+        tmp_path,
+        monkeypatch,
         {
-            **model("good", ONNX_MODEL),
-            **model("renamed", ONNX_MODEL),
-            "renamed/config.pbtxt": 'name: "other"\n' + CONFIG,
-            "noversion/config.pbtxt": CONFIG,
+            **GOOD_RENAMED_NOVERSION,
             **model("duplicated", ONNX_MODEL),
             "duplicated/config.pbtxt": "max_batch_size: 8\n" + CONFIG,
             **model("warned", ONNX_MODEL),
             "warned/v1/": None,
         },
     )
-    return tmp_path
-
-
-def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 # --- SARIF ---------------------------------------------------------------------------------------
@@ -60,7 +54,7 @@ def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
 def test_sarif_validates_against_the_schema(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(["models", "--format", "sarif"], capsys)
+    status, out, err = run_cli(["models", "--format", "sarif"], capsys)
     assert (status, err) == (1, "")
     log = json.loads(out)
     validate_sarif(log)
@@ -80,7 +74,7 @@ def test_sarif_validates_against_the_schema(
 
 
 def test_sarif_results_carry_their_fixes(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    log = json.loads(run(["models/renamed", "--format", "sarif"], capsys)[1])
+    log = json.loads(run_cli(["models/renamed", "--format", "sarif"], capsys)[1])
     validate_sarif(log)
     [result] = log["runs"][0]["results"]
     assert result["ruleId"] == "TL201"
@@ -124,7 +118,7 @@ def test_a_sarif_fix_across_files_changes_each_file(
         '  input_map { key: "x" value: "X" } output_map { key: "y" value: "Y" } } ] }\n'
     )
     make_tree(workdir / "models", {"pipe/config.pbtxt": pipe, "pipe/1/": None})
-    log = json.loads(run(["models", "--format", "sarif"], capsys)[1])
+    log = json.loads(run_cli(["models", "--format", "sarif"], capsys)[1])
     validate_sarif(log)
     [result] = [r for r in log["runs"][0]["results"] if r["ruleId"] == "TL201"]
     across, own = result["fixes"]
@@ -165,7 +159,7 @@ def test_the_schema_check_checks_uri_formats() -> None:
 
 
 def test_sarif_rules_describe_each_rule(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    log = json.loads(run(["models/good", "--format", "sarif"], capsys)[1])
+    log = json.loads(run_cli(["models/good", "--format", "sarif"], capsys)[1])
     rules = {rule["id"]: rule for rule in log["runs"][0]["tool"]["driver"]["rules"]}
     rule = rules["TL101"]
     assert rule["name"] == "unknown-field"
@@ -187,7 +181,7 @@ def test_sarif_rules_describe_each_rule(workdir: Path, capsys: pytest.CaptureFix
 def test_sarif_results_have_rule_level_and_region(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    log = json.loads(run(["models", "--format", "sarif"], capsys)[1])
+    log = json.loads(run_cli(["models", "--format", "sarif"], capsys)[1])
     results = {r["ruleId"]: r for r in log["runs"][0]["results"]}
     rules = log["runs"][0]["tool"]["driver"]["rules"]
     renamed = results["TL201"]
@@ -270,9 +264,9 @@ def test_sarif_levels_uris_outside_the_working_directory_and_odd_names(tmp_path:
 def test_github_annotations_exactly(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     messages = {
         f["code"]: escape_data(f["message"])
-        for f in json.loads(run(["models", "--format", "json"], capsys)[1])
+        for f in json.loads(run_cli(["models", "--format", "json"], capsys)[1])
     }
-    status, out, err = run(["models", "--format", "github"], capsys)
+    status, out, err = run_cli(["models", "--format", "github"], capsys)
     assert (status, err) == (1, "")
     assert out.splitlines() == [
         "::error file=models/duplicated/config.pbtxt,line=3,col=1,endLine=3,endColumn=15,"
@@ -290,13 +284,15 @@ def test_github_is_the_default_in_github_actions(
     workdir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GITHUB_ACTIONS", "true")
-    status, out, _ = run(["models/renamed"], capsys)
+    status, out, _ = run_cli(["models/renamed"], capsys)
     assert status == 1
     assert out.startswith("::error file=models/renamed/config.pbtxt,line=1,col=7,")
     # An explicit --format wins.
-    assert run(["models/renamed", "--format", "json"], capsys)[1].startswith("[")
+    assert run_cli(["models/renamed", "--format", "json"], capsys)[1].startswith("[")
     monkeypatch.setenv("GITHUB_ACTIONS", "false")
-    assert run(["models/renamed"], capsys)[1].startswith("models/renamed/config.pbtxt:1:7: TL201")
+    assert run_cli(["models/renamed"], capsys)[1].startswith(
+        "models/renamed/config.pbtxt:1:7: TL201"
+    )
 
 
 def test_github_escaping() -> None:
@@ -320,7 +316,7 @@ def test_github_escaping() -> None:
 
 
 def test_junit_suites_cases_and_failures(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, err = run(["models", "--format", "junit"], capsys)
+    status, out, err = run_cli(["models", "--format", "junit"], capsys)
     assert (status, err) == (1, "")
     root = ET.fromstring(out)
     assert root.tag == "testsuites"
@@ -375,7 +371,7 @@ def test_junit_merges_a_rules_findings_in_a_model_and_keeps_names_when_lines_mov
     make_tree(workdir / "models" / "warned", {"v2/": None})  # a second TL213
     duplicated = workdir / "models" / "duplicated" / "config.pbtxt"
     duplicated.write_text("max_batch_size: 8\nmax_batch_size: 4\n" + CONFIG, encoding="utf-8")
-    out = run(["models", "--format", "junit"], capsys)[1]
+    out = run_cli(["models", "--format", "junit"], capsys)[1]
     cases = junit_cases(out)
     assert sorted(cases) == [
         "models/duplicated: TL107 duplicate-field",
@@ -405,7 +401,7 @@ def test_junit_merges_a_rules_findings_in_a_model_and_keeps_names_when_lines_mov
     assert [line.split(":")[0] for line in listed] == ["models/warned/v1", "models/warned/v2"]
     # Lines move: the same test cases, by name.
     duplicated.write_text("\n\n# moved\n" + duplicated.read_text(encoding="utf-8"))
-    moved = junit_cases(run(["models", "--format", "junit"], capsys)[1])
+    moved = junit_cases(run_cli(["models", "--format", "junit"], capsys)[1])
     assert sorted(moved) == sorted(cases)
     failure = moved["models/duplicated: TL107 duplicate-field"].find("failure")
     assert failure is not None and "config.pbtxt:5:1" in (failure.get("message") or "")
@@ -414,10 +410,10 @@ def test_junit_merges_a_rules_findings_in_a_model_and_keeps_names_when_lines_mov
 def test_junit_of_a_clean_run_and_of_a_missing_path(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, _ = run(["models/good", "--format", "junit"], capsys)
+    status, out, _ = run_cli(["models/good", "--format", "junit"], capsys)
     root = ET.fromstring(out)
     assert (status, root.get("tests"), root.get("failures")) == (0, "1", "0")
-    status, out, _ = run(["nowhere", "--format", "junit"], capsys)
+    status, out, _ = run_cli(["nowhere", "--format", "junit"], capsys)
     root = ET.fromstring(out)
     assert status == 1
     [suite] = root.iter("testsuite")
@@ -431,11 +427,11 @@ def test_junit_of_a_clean_run_and_of_a_missing_path(
 def test_output_writes_the_report_to_a_file(
     workdir: Path, capsys: pytest.CaptureFixture[str], report_format: str
 ) -> None:
-    status, out, _ = run(["models", "--format", report_format], capsys)
+    status, out, _ = run_cli(["models", "--format", report_format], capsys)
     target = workdir / "reports" / f"report.{report_format}"
     target.parent.mkdir()
     target.write_text("old report", encoding="utf-8")
-    assert run(["models", "--format", report_format, "-o", str(target)], capsys) == (
+    assert run_cli(["models", "--format", report_format, "-o", str(target)], capsys) == (
         status,
         "",
         "",
@@ -448,7 +444,7 @@ def test_output_writes_the_report_to_a_file(
 def test_output_to_a_folder_that_does_not_exist_is_a_usage_error(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(["models", "--output", "missing/report.json"], capsys)
+    status, out, err = run_cli(["models", "--output", "missing/report.json"], capsys)
     assert (status, out) == (2, "")
     assert "tritonlint: error: cannot write the report to missing/report.json" in err
 
@@ -460,7 +456,7 @@ def test_statistics_after_the_text_report(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     make_tree(workdir / "models" / "warned", {"v2/": None, "latest/": None})  # 3 TL213
-    status, out, _ = run(["models", "--statistics"], capsys)
+    status, out, _ = run_cli(["models", "--statistics"], capsys)
     assert status == 1
     summary = out.index("Found 3 errors, 3 warnings (5 models checked).")
     table = out[summary:]
@@ -480,11 +476,13 @@ def test_statistics_after_the_text_report(
 def test_statistics_with_a_machine_format(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, err = run(["models", "--format", "json", "--statistics"], capsys)
+    status, out, err = run_cli(["models", "--format", "json", "--statistics"], capsys)
     assert (status, out) == (2, "")
     assert "--statistics" in err and "--output" in err
     # With the report in a file, the table goes to stdout.
-    status, out, _ = run(["models", "--format", "sarif", "-o", "r.sarif", "--statistics"], capsys)
+    status, out, _ = run_cli(
+        ["models", "--format", "sarif", "-o", "r.sarif", "--statistics"], capsys
+    )
     assert status == 1
     assert "TL201" in out and "name-mismatch" in out
     validate_sarif(json.loads(Path("r.sarif").read_text(encoding="utf-8")))
@@ -493,7 +491,7 @@ def test_statistics_with_a_machine_format(
 def test_json_is_unchanged_by_the_new_options(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    findings = json.loads(run(["models", "--format", "json"], capsys)[1])
+    findings = json.loads(run_cli(["models", "--format", "json"], capsys)[1])
     assert {tuple(sorted(f)) for f in findings} == {
         (
             "code", "column", "end_column", "end_line", "fix", "fixes", "line", "message",
@@ -526,13 +524,13 @@ def test_exit_status(
     options: list[str],
     status: int,
 ) -> None:
-    assert run([target, "--format", "json", *options], capsys)[0] == status
+    assert run_cli([target, "--format", "json", *options], capsys)[0] == status
 
 
 def test_info_findings_and_fail_on_info(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (workdir / ".tritonlint.toml").write_text('severity = { TL213 = "info" }\n', encoding="utf-8")
-    assert run(["models/warned", "--fail-on", "warning"], capsys)[0] == 0
-    assert run(["models/warned", "--fail-on", "info"], capsys)[0] == 1
+    assert run_cli(["models/warned", "--fail-on", "warning"], capsys)[0] == 0
+    assert run_cli(["models/warned", "--fail-on", "info"], capsys)[0] == 1
 
 
 @pytest.mark.parametrize(
@@ -546,4 +544,4 @@ def test_info_findings_and_fail_on_info(workdir: Path, capsys: pytest.CaptureFix
 def test_usage_errors_exit_2_even_with_exit_zero(
     workdir: Path, capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
-    assert run([*argv, "--exit-zero"], capsys)[0] == 2
+    assert run_cli([*argv, "--exit-zero"], capsys)[0] == 2

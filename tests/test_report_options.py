@@ -12,9 +12,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from helpers import ONNX_MODEL, make_tree, model
+from helpers import ONNX_MODEL, make_tree, model, report_workdir, run_cli
 
-from tritonlint.cli import main
 from tritonlint.report.gitlab import fingerprint
 
 CONFIG = ONNX_MODEL["config.pbtxt"]
@@ -27,12 +26,9 @@ TYPO = CONFIG.replace("dims: [ 16 ] } ]\noutput", "dim: [ 16 ] } ]\noutput")
 
 @pytest.fixture
 def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("COLUMNS", "400")
-    for name in ("GITHUB_ACTIONS", "FORCE_COLOR", "NO_COLOR", "TTY_COMPATIBLE"):
-        monkeypatch.delenv(name, raising=False)
-    make_tree(
-        tmp_path / "models",
+    return report_workdir(
+        tmp_path,
+        monkeypatch,
         {
             **model("typo", ONNX_MODEL),
             "typo/config.pbtxt": TYPO,
@@ -40,13 +36,6 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
             "warned/v1/": None,
         },
     )
-    return tmp_path
-
-
-def run(argv: Sequence[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 TYPO_HEADING = (
@@ -66,7 +55,7 @@ WARNED_HEADING = (
 def test_a_finding_with_a_fix_has_a_help_line(
     workdir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    status, out, _ = run(["models/typo"], capsys)
+    status, out, _ = run_cli(["models/typo"], capsys)
     assert status == 1
     assert out.splitlines() == [
         TYPO_HEADING,
@@ -84,8 +73,8 @@ def test_the_help_line_in_colour(
     workdir: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TERM", "xterm-256color")
-    plain = run(["models/typo"], capsys)[1]
-    coloured = run(["models/typo", "--color", "always"], capsys)[1]
+    plain = run_cli(["models/typo"], capsys)[1]
+    coloured = run_cli(["models/typo", "--color", "always"], capsys)[1]
     assert "\x1b[1;36m  = help: \x1b[0mreplace 'dim' with 'dims'" in coloured
     assert ANSI.sub("", coloured) == plain
 
@@ -94,7 +83,7 @@ def test_the_help_line_in_colour(
 
 
 def test_concise_is_one_line_per_finding(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    status, out, _ = run(["models", "--output-format", "concise"], capsys)
+    status, out, _ = run_cli(["models", "--output-format", "concise"], capsys)
     assert status == 1
     assert out.splitlines() == [
         TYPO_HEADING,
@@ -103,15 +92,17 @@ def test_concise_is_one_line_per_finding(workdir: Path, capsys: pytest.CaptureFi
         "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option).",
     ]
     # --format and --output-format are one option; full is text.
-    assert run(["models", "--format", "concise"], capsys)[1] == out
-    assert run(["models", "--output-format", "full"], capsys)[1] == run(["models"], capsys)[1]
+    assert run_cli(["models", "--format", "concise"], capsys)[1] == out
+    assert (
+        run_cli(["models", "--output-format", "full"], capsys)[1] == run_cli(["models"], capsys)[1]
+    )
 
 
 def test_concise_to_a_file_and_in_colour(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    concise = run(["models", "--output-format", "concise"], capsys)[1]
-    assert run(["models", "--output-format", "concise", "-o", "r.txt"], capsys)[1] == ""
+    concise = run_cli(["models", "--output-format", "concise"], capsys)[1]
+    assert run_cli(["models", "--output-format", "concise", "-o", "r.txt"], capsys)[1] == ""
     assert Path("r.txt").read_text(encoding="utf-8") == concise
-    coloured = run(["models", "--output-format", "concise", "--color", "always"], capsys)[1]
+    coloured = run_cli(["models", "--output-format", "concise", "--color", "always"], capsys)[1]
     assert coloured != concise and ANSI.sub("", coloured) == concise
 
 
@@ -122,20 +113,20 @@ def test_concise_to_a_file_and_in_colour(workdir: Path, capsys: pytest.CaptureFi
 def test_quiet_prints_the_findings_alone(
     workdir: Path, capsys: pytest.CaptureFixture[str], flag: str
 ) -> None:
-    status, out, _ = run(["models", "--output-format", "concise", flag], capsys)
+    status, out, _ = run_cli(["models", "--output-format", "concise", flag], capsys)
     assert (status, out.splitlines()) == (1, [TYPO_HEADING, WARNED_HEADING])
-    full = run(["models", flag], capsys)[1]
-    assert full == run(["models"], capsys)[1].replace(
+    full = run_cli(["models", flag], capsys)[1]
+    assert full == run_cli(["models"], capsys)[1].replace(
         "Found 1 error, 1 warning (2 models checked).\n"
         + "No fixes available (1 hidden fix can be enabled with the `--unsafe-fixes` option)."
         + "\n",
         "",
     )
     # Without findings, nothing at all.
-    assert run(["models/warned", "--ignore", "TL213", flag], capsys) == (0, "", "")
-    github = run(["models", "--format", "github", flag], capsys)[1].splitlines()
+    assert run_cli(["models/warned", "--ignore", "TL213", flag], capsys) == (0, "", "")
+    github = run_cli(["models", "--format", "github", flag], capsys)[1].splitlines()
     assert [line[:9] for line in github] == ["::error f", "::warning"]
-    assert run(["models/warned", "--ignore", "TL213", "--format", "github", flag], capsys) == (
+    assert run_cli(["models/warned", "--ignore", "TL213", "--format", "github", flag], capsys) == (
         0,
         "",
         "",
@@ -168,7 +159,7 @@ def test_color_flag_over_the_environment(
     monkeypatch.setenv("TERM", "xterm-256color")
     for name, value in environment.items():
         monkeypatch.setenv(name, value)
-    status, out, _ = run(["models", *flag, "--statistics"], capsys)
+    status, out, _ = run_cli(["models", *flag, "--statistics"], capsys)
     assert status == 1
     assert ("\x1b[1;31mTL101\x1b[0m" in out) is coloured
     if not coloured and (not environment or "never" in flag):  # no style, not even bold
@@ -176,9 +167,9 @@ def test_color_flag_over_the_environment(
 
 
 def test_color_of_a_usage_error(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    _, _, err = run(["models", "--select", "TL999", "--color", "always"], capsys)
+    _, _, err = run_cli(["models", "--select", "TL999", "--color", "always"], capsys)
     assert err.startswith("\x1b[1;31mtritonlint: error: no rule code")
-    _, _, err = run(["models", "--select", "TL999", "--color", "never"], capsys)
+    _, _, err = run_cli(["models", "--select", "TL999", "--color", "never"], capsys)
     assert err.startswith("tritonlint: error: no rule code") and "\x1b[" not in err
 
 
@@ -186,7 +177,7 @@ def test_color_of_a_usage_error(workdir: Path, capsys: pytest.CaptureFixture[str
 
 
 def gitlab(capsys: pytest.CaptureFixture[str], *options: str) -> list[dict[str, object]]:
-    status, out, err = run(["models", "--format", "gitlab", *options], capsys)
+    status, out, err = run_cli(["models", "--format", "gitlab", *options], capsys)
     assert (status, err) == (1, "")
     issues = json.loads(out)
     assert isinstance(issues, list)
@@ -296,7 +287,9 @@ def test_the_readme_shows_the_fix_json_gives(
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     example = readme.split("in the shape of ruff's JSON output", 1)[1]
     documented = json.loads("{" + example.split("```json\n", 1)[1].split("```", 1)[0] + "}")
-    findings = json.loads(run(["fixtures/broken/unknown_field_dim", "--format", "json"], capsys)[1])
+    findings = json.loads(
+        run_cli(["fixtures/broken/unknown_field_dim", "--format", "json"], capsys)[1]
+    )
     [typo] = [finding for finding in findings if finding["code"] == "TL101"]
     assert documented == {"fix": typo["fix"]}
     assert typo["url"].endswith("/docs/rules.md#tl101-unknown-field")

@@ -7,9 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ONNX_MODEL, make_tree, model
+from helpers import ONNX_MODEL, make_tree, model, run_cli
 
-from tritonlint.cli import main
 from tritonlint.diagnostics import Severity
 from tritonlint.settings import Settings, SettingsError, find_settings_file, load_settings
 
@@ -170,12 +169,6 @@ def test_a_bad_file_is_an_error_naming_file_and_key(
 # --- The command line ---------------------------------------------------------------------------
 
 
-def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    status = main(argv)
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 def findings(out: str) -> list[dict[str, Any]]:
     parsed: list[dict[str, Any]] = json.loads(out)
     return parsed
@@ -183,9 +176,9 @@ def findings(out: str) -> list[dict[str, Any]]:
 
 def test_the_file_sets_the_release(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target = "proj/deep/models"
-    assert run([target, "--format", "json"], capsys)[:2] == (0, "[]\n")
+    assert run_cli([target, "--format", "json"], capsys)[:2] == (0, "[]\n")
     write(project / "pyproject.toml", '[tool.tritonlint]\ntriton-version = "24.10"\n')
-    status, out, err = run([target, "--format", "json"], capsys)
+    status, out, err = run_cli([target, "--format", "json"], capsys)
     assert (status, err) == (1, "")
     [finding] = findings(out)
     assert finding["code"] == "TL101"
@@ -201,14 +194,14 @@ def test_the_flag_beats_the_file(
 ) -> None:
     write(project / ".tritonlint.toml", f'triton-version = "{in_file}"\n')
     argv = ["proj/deep/models", "--format", "json", "--triton-version", flag]
-    assert run(argv, capsys)[0] == status
+    assert run_cli(argv, capsys)[0] == status
 
 
 def test_a_bad_flag_is_an_error_even_with_a_good_file(
     project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     write(project / ".tritonlint.toml", 'triton-version = "2.51"\n')
-    status, out, err = run(["proj/deep/models", "--triton-version", "9.9"], capsys)
+    status, out, err = run_cli(["proj/deep/models", "--triton-version", "9.9"], capsys)
     assert (status, out) == (2, "")
     assert "no schema for Triton release '9.9'" in err
 
@@ -228,7 +221,7 @@ def test_a_bad_file_exits_2_naming_file_and_key(
     write(project / ".tritonlint.toml", text)
     # Even when the flag would override the value: the file itself is wrong.
     for extra in ([], ["--triton-version", "2.51"]):
-        status, out, err = run(["proj/deep/models", *extra], capsys)
+        status, out, err = run_cli(["proj/deep/models", *extra], capsys)
         assert (status, out) == (2, "")
         assert err.startswith("tritonlint: error: proj/.tritonlint.toml: ")
         assert key in err
@@ -240,8 +233,8 @@ def test_every_key_applies_without_a_warning(
 ) -> None:
     # triton-version 2.51 makes model_metrics an error; exclude takes the model out again.
     write(project / ".tritonlint.toml", 'triton-version = "2.51"\nexclude = ["x/*"]\n')
-    status, out, err = run(["proj/deep/models", "--format", "json"], capsys)
+    status, out, err = run_cli(["proj/deep/models", "--format", "json"], capsys)
     assert (status, err) == (1, "")
     assert [f["code"] for f in findings(out)] == ["TL101"]
     write(project / ".tritonlint.toml", 'triton-version = "2.51"\nexclude = ["deep/models/m"]\n')
-    assert run(["proj/deep/models", "--format", "json"], capsys) == (0, "[]\n", "")
+    assert run_cli(["proj/deep/models", "--format", "json"], capsys) == (0, "[]\n", "")

@@ -8,12 +8,12 @@ README's test command, the one .ci/run runs, so that the two cannot drift apart.
 from __future__ import annotations
 
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import run_process
 
 yaml = pytest.importorskip("yaml")
 
@@ -58,14 +58,7 @@ def test_actionlint_reports_nothing() -> None:
     if program is None:
         pytest.skip("actionlint is not installed (pip install -e '.[workflows]')")
     files = sorted(WORKFLOWS.glob("*.yml"))
-    result = subprocess.run(
-        [program, "-no-color", *map(str, files)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
+    result = run_process([program, "-no-color", *map(str, files)], cwd=ROOT, timeout=120)
     output = result.stdout + result.stderr
     assert (result.returncode, output.strip()) == (0, ""), f"actionlint:\n{output}"
 
@@ -105,12 +98,9 @@ def test_release_publishes_to_pypi_with_trusted_publishing() -> None:
 
 
 def test_pre_commit_config_is_valid() -> None:
-    result = subprocess.run(
+    result = run_process(
         [sys.executable, "-m", "pre_commit", "validate-config", ".pre-commit-config.yaml"],
         cwd=ROOT,
-        capture_output=True,
-        text=True,
         timeout=120,
-        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr

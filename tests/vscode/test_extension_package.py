@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import run_process
 from vscode_session import ROOT, UNAVAILABLE, Tools, cache_dir, run_setup
 
 from tritonlint import __version__
@@ -121,14 +122,11 @@ def bundled(
     python: Path, extension: Path, *args: str, cwd: Path, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     """Runs the bundled copy as the extension does: ``python -I <ext>/bundled/tool/launch.py``."""
-    return subprocess.run(
+    return run_process(
         [str(python), "-I", str(extension / "bundled" / "tool" / "launch.py"), *args],
         cwd=cwd,
-        input=stdin,
-        capture_output=True,
-        text=True,
+        stdin=stdin,
         timeout=120,
-        check=False,
     )
 
 
