@@ -31,14 +31,25 @@ def _config(**more: Any) -> dict[str, Any]:
     return config
 
 
+def _unbatched(*inputs: dict[str, Any]) -> dict[str, Any]:
+    """A config without batching, with these ``inputs``."""
+    return _config(max_batch_size=0, input=list(inputs))
+
+
+def _request(config: dict[str, Any], folder: Path) -> InferRequest:
+    """The request made from ``config`` (its model folder ``folder``), which must be one."""
+    request = build_request(config, folder)
+    assert isinstance(request, InferRequest)
+    return request
+
+
 def _header(request: InferRequest) -> tuple[dict[str, Any], bytes]:
     body, length = request.body()
     return json.loads(body[:length]), body[length:]
 
 
 def test_inputs_are_zeros_of_the_configured_type_with_a_batch_of_one(tmp_path: Path) -> None:
-    request = build_request(_config(), tmp_path)
-    assert isinstance(request, InferRequest)
+    request = _request(_config(), tmp_path)
     header, data = _header(request)
     assert header["inputs"] == [
         {
@@ -54,16 +65,12 @@ def test_inputs_are_zeros_of_the_configured_type_with_a_batch_of_one(tmp_path: P
 
 
 def test_fp16_and_bytes_travel_binary_and_optional_inputs_are_left_out(tmp_path: Path) -> None:
-    config = _config(
-        max_batch_size=0,
-        input=[
-            {"name": "H", "data_type": "TYPE_FP16", "dims": [2]},
-            {"name": "T", "data_type": "TYPE_STRING", "dims": [2]},
-            {"name": "O", "data_type": "TYPE_FP32", "dims": [2], "optional": True},
-        ],
+    config = _unbatched(
+        {"name": "H", "data_type": "TYPE_FP16", "dims": [2]},
+        {"name": "T", "data_type": "TYPE_STRING", "dims": [2]},
+        {"name": "O", "data_type": "TYPE_FP32", "dims": [2], "optional": True},
     )
-    request = build_request(config, tmp_path)
-    assert isinstance(request, InferRequest)
+    request = _request(config, tmp_path)
     header, data = _header(request)
     assert [(i["name"], i["datatype"], i["shape"]) for i in header["inputs"]] == [
         ("H", "FP16", [2]),
@@ -76,16 +83,12 @@ def test_reshape_sends_the_configs_dims(tmp_path: Path) -> None:
     config = _config(
         input=[{"name": "X", "data_type": "TYPE_INT64", "dims": [4], "reshape": {"shape": [2, 2]}}]
     )
-    request = build_request(config, tmp_path)
-    assert isinstance(request, InferRequest)
+    request = _request(config, tmp_path)
     assert request.inputs[0].shape == (1, 4)
 
 
 def test_a_sequence_model_starts_and_ends_one_sequence(tmp_path: Path) -> None:
-    request = build_request(
-        _config(sequence_batching={"max_sequence_idle_microseconds": 5}), tmp_path
-    )
-    assert isinstance(request, InferRequest)
+    request = _request(_config(sequence_batching={"max_sequence_idle_microseconds": 5}), tmp_path)
     header, _ = _header(request)
     assert header["parameters"] == {"sequence_id": 1, "sequence_start": True, "sequence_end": True}
 
@@ -104,8 +107,7 @@ def test_a_warmup_sample_is_sent_with_its_file_from_the_warmup_folder(tmp_path: 
             }
         ]
     )
-    request = build_request(config, tmp_path)
-    assert isinstance(request, InferRequest)
+    request = _request(config, tmp_path)
     assert request.warmup == "sample"
     assert request.inputs[0].shape == (1, 3)
     assert request.inputs[0].data == struct.pack("<3f", 1.0, 2.0, 3.0)
@@ -122,7 +124,7 @@ def test_a_warmup_sample_is_sent_with_its_file_from_the_warmup_folder(tmp_path: 
 def test_inputs_that_cannot_be_made_say_why(
     entry: dict[str, Any], reason: str, tmp_path: Path
 ) -> None:
-    made = build_request(_config(max_batch_size=0, input=[entry]), tmp_path)
+    made = build_request(_unbatched(entry), tmp_path)
     assert isinstance(made, NotInferred)
     assert reason in made.reason
 
@@ -201,18 +203,13 @@ def test_an_answer_that_is_not_json_is_said_to_be_so() -> None:
 
 
 def test_a_decoupled_request_is_json_where_each_input_is_one_value(tmp_path: Path) -> None:
-    config = _config(
-        max_batch_size=0,
-        input=[
-            {"name": "PROMPT", "data_type": "TYPE_STRING", "dims": [1]},
-            {"name": "N", "data_type": "TYPE_INT32", "dims": [1]},
-        ],
+    config = _unbatched(
+        {"name": "PROMPT", "data_type": "TYPE_STRING", "dims": [1]},
+        {"name": "N", "data_type": "TYPE_INT32", "dims": [1]},
     )
-    request = build_request(config, tmp_path)
-    assert isinstance(request, InferRequest)
+    request = _request(config, tmp_path)
     assert generate_payload(request) == {"PROMPT": "0", "N": 0}
-    wide = build_request(_config(), tmp_path)
-    assert isinstance(wide, InferRequest)
+    wide = _request(_config(), tmp_path)
     payload = generate_payload(wide)
     assert isinstance(payload, NotInferred)
     assert "input 'X' is FP32 [1, 3, 1]" in payload.reason

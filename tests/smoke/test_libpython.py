@@ -100,19 +100,21 @@ def _resolved(binary: Path, name: str) -> str:
     raise AssertionError(name)
 
 
-@pytest.mark.server
-@pytest.mark.usefixtures("no_tritonserver_on_path")
-def test_python_models_are_not_loaded_when_the_stub_cannot_start(
-    triton_install: TritonInstall,
-    tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    """Each load would wait out its timeout (the stub never connects): the run says why at
-    once and loads the models that need no stub."""
+@pytest.fixture
+def libpython_unresolved(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loader finds no libpython3.99.so.1.0 for the python backend's stub."""
     monkeypatch.setattr(
         runner, "unresolved_libraries", lambda binary, environment: ["libpython3.99.so.1.0"]
     )
+
+
+@pytest.mark.server
+@pytest.mark.usefixtures("no_tritonserver_on_path", "libpython_unresolved")
+def test_python_models_are_not_loaded_when_the_stub_cannot_start(
+    triton_install: TritonInstall, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each load would wait out its timeout (the stub never connects): the run says why at
+    once and loads the models that need no stub."""
     repo = make_tree(
         tmp_path / "models",
         {

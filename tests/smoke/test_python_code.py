@@ -46,60 +46,56 @@ def _place(found: CodeLocation | None) -> tuple[str, int, int, bool] | None:
     return (str(found.path), found.span.line, found.span.column, found.syntax)
 
 
+def _unavailable(version: int, error: str) -> str:
+    """The server's message for version ``version`` of model m refused with ``error``."""
+    return (
+        f"load failed for model 'm': version {version} is at UNAVAILABLE state: Internal: {error}"
+    )
+
+
+def _assert_place(
+    message: str, folder: Path, file: str, line: int, column: int, syntax: bool
+) -> CodeLocation:
+    """The place ``message`` points to is ``file`` (below ``folder``), ``line``, ``column``."""
+    found = python_error_location(message, folder)
+    assert _place(found) == (str(folder / file), line, column, syntax)
+    assert found is not None
+    return found
+
+
 def test_an_indentation_error_is_at_the_statement_in_the_version_folder_named(
     tmp_path: Path,
 ) -> None:
     folder = _model(tmp_path)
-    message = (
-        "load failed for model 'm': version 2 is at UNAVAILABLE state: Internal: "
-        "IndentationError: unindent does not match any outer indentation level (model.py, "
-        "line 7);"
+    message = _unavailable(
+        2,
+        "IndentationError: unindent does not match any outer indentation level (model.py, line 7);",
     )
-    assert _place(python_error_location(message, folder)) == (
-        str(folder / "2" / "model.py"),
-        7,
-        7,
-        True,
-    )
+    _assert_place(message, folder, "2/model.py", 7, 7, True)
 
 
 def test_a_syntax_error_is_at_the_column_pythons_parser_gives(tmp_path: Path) -> None:
     folder = _model(tmp_path)
-    message = (
-        "load failed for model 'm': version 3 is at UNAVAILABLE state: Internal: "
-        "SyntaxError: '(' was never closed (model.py, line 10);"
-    )
-    found = python_error_location(message, folder)
-    assert _place(found) == (str(folder / "3" / "model.py"), 10, 13, True)
-    assert found is not None and found.span is not None
+    message = _unavailable(3, "SyntaxError: '(' was never closed (model.py, line 10);")
+    found = _assert_place(message, folder, "3/model.py", 10, 13, True)
+    assert found.span is not None
     assert (found.span.end_line, found.span.end_column) == (10, 14)
     # Another line than this Python's parser finds (another Python version): column 1.
-    other = message.replace("line 10", "line 11")
-    assert _place(python_error_location(other, folder)) == (
-        str(folder / "3" / "model.py"),
-        11,
-        1,
-        True,
-    )
+    _assert_place(message.replace("line 10", "line 11"), folder, "3/model.py", 11, 1, True)
 
 
 def test_the_innermost_frame_of_the_backends_traceback_inside_the_model_folder(
     tmp_path: Path,
 ) -> None:
     folder = _model(tmp_path)
-    message = (
-        "load failed for model 'm': version 2 is at UNAVAILABLE state: Internal: "
+    message = _unavailable(
+        2,
         "ValueError: boom\n\nAt:\n"
         "  /usr/lib/python3/dist-packages/numpy/core.py(100): reshape\n"
         f"  {folder}/2/util.py(2): helper\n"
-        f"  {folder}/2/model.py(6): initialize\n;"
+        f"  {folder}/2/model.py(6): initialize\n;",
     )
-    assert _place(python_error_location(message, folder)) == (
-        str(folder / "2" / "util.py"),
-        2,
-        5,
-        False,
-    )
+    _assert_place(message, folder, "2/util.py", 2, 5, False)
 
 
 def test_the_last_frame_of_a_python_traceback_inside_the_model_folder(tmp_path: Path) -> None:
@@ -110,12 +106,7 @@ def test_the_last_frame_of_a_python_traceback_inside_the_model_folder(tmp_path: 
         '  File "/usr/lib/python3.11/json/__init__.py", line 346, in loads\n'
         "json.decoder.JSONDecodeError: Expecting value"
     )
-    assert _place(python_error_location(message, folder)) == (
-        str(folder / "1" / "model.py"),
-        6,
-        9,
-        False,
-    )
+    _assert_place(message, folder, "1/model.py", 6, 9, False)
 
 
 def test_no_place_when_the_code_is_not_the_models(tmp_path: Path) -> None:

@@ -117,6 +117,18 @@ def test_parse_shard() -> None:
 # -- the command -------------------------------------------------------------------------------
 
 
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """The repository of ``_repository``, in ``models/``."""
+    return _repository(tmp_path / "models")
+
+
+@pytest.fixture
+def smoke(fake_server: FakeServer) -> list[str]:
+    """The smoke command on the fake server."""
+    return ["smoke", "--server", str(fake_server.path)]
+
+
 @pytest.mark.parametrize(
     ("value", "reason"),
     [
@@ -127,13 +139,8 @@ def test_parse_shard() -> None:
     ],
 )
 def test_a_bad_shard_is_a_usage_error_in_one_line(
-    fake_server: FakeServer,
-    tmp_path: Path,
-    capsys: pytest.CaptureFixture[str],
-    value: str,
-    reason: str,
+    fake_server: FakeServer, repo: Path, capsys: pytest.CaptureFixture[str], value: str, reason: str
 ) -> None:
-    repo = _repository(tmp_path / "models")
     code = main(["smoke", "--server", str(fake_server.path), "--shard", value, str(repo)])
     assert code == 2
     captured = capsys.readouterr()
@@ -143,28 +150,23 @@ def test_a_bad_shard_is_a_usage_error_in_one_line(
 
 
 def test_a_bad_tritonlint_shard_names_the_variable(
-    fake_server: FakeServer,
-    tmp_path: Path,
+    smoke: list[str],
+    repo: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("TRITONLINT_SHARD", "3/2")
-    repo = _repository(tmp_path / "models")
-    assert main(["smoke", "--server", str(fake_server.path), str(repo)]) == 2
+    assert main([*smoke, str(repo)]) == 2
     assert capsys.readouterr().err == (
         "tritonlint: error: TRITONLINT_SHARD '3/2': I must be from 1 to 2\n"
     )
 
 
+@pytest.mark.usefixtures("gpu")
 def test_each_share_loads_and_reports_only_its_models(
-    fake_server: FakeServer,
-    tmp_path: Path,
-    gpu: Callable[[bool], None],
-    capsys: pytest.CaptureFixture[str],
+    fake_server: FakeServer, smoke: list[str], repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    repo = _repository(tmp_path / "models")
-    server = ["smoke", "--server", str(fake_server.path)]
-    assert main([*server, "--shard", "1/3", str(repo)]) == 0
+    assert main([*smoke, "--shard", "1/3", str(repo)]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert (
@@ -179,56 +181,34 @@ def test_each_share_loads_and_reports_only_its_models(
         assert f"│ {other} " not in out
 
 
+@pytest.mark.usefixtures("gpu")
 def test_a_share_from_the_environment_and_its_json(
-    fake_server: FakeServer,
-    tmp_path: Path,
-    gpu: Callable[[bool], None],
-    monkeypatch: pytest.MonkeyPatch,
+    smoke: list[str], repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    repo = _repository(tmp_path / "models")
     monkeypatch.setenv("TRITONLINT_SHARD", "2/3")
     output = tmp_path / "smoke.json"
-    server = ["smoke", "--server", str(fake_server.path)]
-    assert main([*server, "--format", "json", "-o", str(output), str(repo)]) == 0
+    assert main([*smoke, "--format", "json", "-o", str(output), str(repo)]) == 0
     report = json.loads(output.read_text())
     assert report["share"] == {"index": 2, "total": 3, "models": 3, "of": 11}
     assert [m["name"] for m in report["models"]] == ["f", "g", "side"]
 
 
-def test_without_a_shard_the_json_says_null(
-    fake_server: FakeServer, tmp_path: Path, gpu: Callable[[bool], None]
-) -> None:
+@pytest.mark.usefixtures("gpu")
+def test_without_a_shard_the_json_says_null(smoke: list[str], tmp_path: Path) -> None:
     repo = make_tree(
         tmp_path / "models",
         {"a/config.pbtxt": GOOD.replace("{name}", "a"), "a/1/model.py": "# a model\n"},
     )
     output = tmp_path / "smoke.json"
-    assert (
-        main(
-            [
-                "smoke",
-                "--server",
-                str(fake_server.path),
-                "--format",
-                "json",
-                "-o",
-                str(output),
-                str(repo),
-            ]
-        )
-        == 0
-    )
+    assert main([*smoke, "--format", "json", "-o", str(output), str(repo)]) == 0
     assert json.loads(output.read_text())["share"] is None
 
 
+@pytest.mark.usefixtures("gpu")
 def test_an_empty_share_starts_no_server(
-    fake_server: FakeServer,
-    tmp_path: Path,
-    gpu: Callable[[bool], None],
-    capsys: pytest.CaptureFixture[str],
+    fake_server: FakeServer, smoke: list[str], repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    repo = _repository(tmp_path / "models")
-    assert main(["smoke", "--server", str(fake_server.path), "--shard", "9/9", str(repo)]) == 0
+    assert main([*smoke, "--shard", "9/9", str(repo)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert (
         "Share 9/9: 0 of 11 models (an ensemble's steps in its share; the other shares load "
@@ -265,17 +245,30 @@ def test_two_shares_load_each_model_exactly_once_on_the_real_server() -> None:
 REFUSED = GOOD + "# fake-refuse: 'max_batch_size' must be non-negative value for bad\n"
 
 
-def _shares_reports(fake_server: FakeServer, tmp_path: Path, report_format: str) -> list[Path]:
-    """A repository with a refused model, smoked in two shares: its reports."""
-    repo = _repository(tmp_path / "models")
-    (repo / "h" / "config.pbtxt").write_text(REFUSED.replace("{name}", "h"))
-    server = ["smoke", "--server", str(fake_server.path), "--format", report_format]
-    reports = []
-    for index in (1, 2):
-        output = tmp_path / f"smoke-{index}.{report_format}"
-        main([*server, "--shard", f"{index}/2", "-o", str(output), str(repo)])
-        reports.append(output)
-    return reports
+@pytest.fixture
+def shares_reports(
+    smoke: list[str],
+    repo: Path,
+    tmp_path: Path,
+    gpu: Callable[[bool], None],
+    capsys: pytest.CaptureFixture[str],
+) -> Callable[[str], list[Path]]:
+    """The reports in a format of the repository, with a refused model, smoked in two shares
+    (on a machine without GPU); what the runs printed is swallowed."""
+
+    def run(report_format: str) -> list[Path]:
+        gpu(False)
+        (repo / "h" / "config.pbtxt").write_text(REFUSED.replace("{name}", "h"))
+        share = [*smoke, "--format", report_format]
+        reports = []
+        for index in (1, 2):
+            output = tmp_path / f"smoke-{index}.{report_format}"
+            main([*share, "--shard", f"{index}/2", "-o", str(output), str(repo)])
+            reports.append(output)
+        capsys.readouterr()
+        return reports
+
+    return run
 
 
 def _merge(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -286,14 +279,10 @@ def _merge(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 
 def test_merged_smoke_json_holds_every_model_once(
-    fake_server: FakeServer,
-    tmp_path: Path,
-    gpu: Callable[[bool], None],
-    capsys: pytest.CaptureFixture[str],
+    shares_reports: Callable[[str], list[Path]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    reports = _shares_reports(fake_server, tmp_path, "json")
+    reports = shares_reports("json")
     shares_json = [json.loads(path.read_text()) for path in reports]
-    capsys.readouterr()
     merged = json.loads(_merge(capsys, *map(str, reports)))
     assert merged["share"] == {"merged": [1, 2], "missing": [], "total": 2, "models": 11, "of": 11}
     assert sorted(m["name"] for m in merged["models"]) == ALL
@@ -309,15 +298,11 @@ def test_merged_smoke_json_holds_every_model_once(
 
 
 def test_merged_smoke_sarif_is_one_valid_run_with_both_shares_results(
-    fake_server: FakeServer,
-    tmp_path: Path,
-    gpu: Callable[[bool], None],
-    capsys: pytest.CaptureFixture[str],
+    shares_reports: Callable[[str], list[Path]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    reports = _shares_reports(fake_server, tmp_path, "sarif")
+    reports = shares_reports("sarif")
     logs = [json.loads(path.read_text()) for path in reports]
     output = tmp_path / "smoke.sarif"
-    capsys.readouterr()
     assert _merge(capsys, "-o", str(output), *map(str, reports)) == ""
     merged = json.loads(output.read_text())
     validate_sarif(merged)
@@ -328,13 +313,9 @@ def test_merged_smoke_sarif_is_one_valid_run_with_both_shares_results(
 
 
 def test_merged_smoke_junit_has_every_suite_and_summed_counts(
-    fake_server: FakeServer,
-    tmp_path: Path,
-    gpu: Callable[[bool], None],
-    capsys: pytest.CaptureFixture[str],
+    shares_reports: Callable[[str], list[Path]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    reports = _shares_reports(fake_server, tmp_path, "junit")
-    capsys.readouterr()
+    reports = shares_reports("junit")
     root = ET.fromstring(_merge(capsys, *map(str, reports)))
     assert root.tag == "testsuites"
     names = [suite.get("name", "").rsplit("/", 1)[-1] for suite in root.iter("testsuite")]

@@ -4,7 +4,6 @@ stand-in backend did not load (fake server: fast)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -93,18 +92,29 @@ def summary(out: str) -> list[str]:
     return lines[start:]
 
 
-def test_each_stubbed_model_says_what_was_read_of_its_model_file(
-    fake_server: FakeServer,
-    repository: Path,
-    gpu: Callable[[bool], None],
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
-) -> None:
-    # Which rules are the model-file rules is fixed here (the registry's ``modelfile`` pack
-    # grows): TL872, a pytorch config without outputs, which no config here is.
+@pytest.fixture
+def stubbed(fake_server: FakeServer) -> list[str]:
+    """The smoke command on the fake server, with stand-ins for the missing backends."""
+    return ["smoke", "--server", str(fake_server.path), "--stub-missing-backends"]
+
+
+@pytest.fixture
+def tl872_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Which rules are the model-file rules is fixed here (the registry's ``modelfile`` pack
+    grows): TL872, a pytorch config without outputs, which no config here is."""
     monkeypatch.setattr(model_file_notes, "model_file_rules", lambda: frozenset({"TL872"}))
-    server = ["smoke", "--server", str(fake_server.path), "--stub-missing-backends"]
-    assert main([*server, "--stub-python-models", str(repository)]) == 0
+
+
+@pytest.fixture
+def no_model_file_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(model_file_notes, "model_file_rules", frozenset)
+
+
+@pytest.mark.usefixtures("gpu", "tl872_only")
+def test_each_stubbed_model_says_what_was_read_of_its_model_file(
+    stubbed: list[str], repository: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*stubbed, "--stub-python-models", str(repository)]) == 0
     assert summary(capsys.readouterr().out) == [
         "Model files checked statically (the stand-ins did not load them):",
         "  classifier: ONNX 1/model.onnx read, 2 inputs / 1 output, compared with the config: "
@@ -120,17 +130,12 @@ def test_each_stubbed_model_says_what_was_read_of_its_model_file(
     ]
 
 
+@pytest.mark.usefixtures("gpu", "tl872_only")
 def test_the_findings_of_the_model_file_rules_are_counted(
-    fake_server: FakeServer,
-    repository: Path,
-    gpu: Callable[[bool], None],
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    stubbed: list[str], repository: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (repository / "encoder/config.pbtxt").write_text(config("encoder", "pytorch"))
-    monkeypatch.setattr(model_file_notes, "model_file_rules", lambda: frozenset({"TL872"}))
-    server = ["smoke", "--server", str(fake_server.path), "--stub-missing-backends"]
-    main([*server, "--format", "json", str(repository)])
+    main([*stubbed, "--format", "json", str(repository)])
     report = json.loads(capsys.readouterr().out)
     notes = {model["name"]: model["model_file"] for model in report["models"]}
     assert notes["encoder"] == (
@@ -141,15 +146,11 @@ def test_the_findings_of_the_model_file_rules_are_counted(
     assert notes["echo"] is None
 
 
+@pytest.mark.usefixtures("gpu", "no_model_file_rules")
 def test_without_model_file_rules_the_summary_says_what_was_read(
-    fake_server: FakeServer,
-    repository: Path,
-    gpu: Callable[[bool], None],
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
+    stubbed: list[str], repository: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.setattr(model_file_notes, "model_file_rules", frozenset)
-    main(["smoke", "--server", str(fake_server.path), "--stub-missing-backends", str(repository)])
+    main([*stubbed, str(repository)])
     lines = summary(capsys.readouterr().out)
     assert lines[1] == (
         "  classifier: ONNX 1/model.onnx read, 2 inputs / 1 output (no model-file rule checks "
@@ -157,11 +158,9 @@ def test_without_model_file_rules_the_summary_says_what_was_read(
     )
 
 
+@pytest.mark.usefixtures("gpu")
 def test_no_model_file_line_without_a_stand_in(
-    fake_server: FakeServer,
-    repository: Path,
-    gpu: Callable[[bool], None],
-    capsys: pytest.CaptureFixture[str],
+    fake_server: FakeServer, repository: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     main(["smoke", "--server", str(fake_server.path), str(repository)])
     assert "Model files checked statically" not in capsys.readouterr().out

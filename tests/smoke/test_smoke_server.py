@@ -18,7 +18,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,10 +26,14 @@ from smoke_helpers import assert_released, processes_naming, seconds_until_gone
 
 from tritonlint.cli import main
 from tritonlint.smoke import ModelStatus, SmokeOptions, run_smoke
-from tritonlint.tritonserver import TritonInstall
 from tritonlint.tritonserver.process import live_group_members
 
-pytestmark = [pytest.mark.server, pytest.mark.usefixtures("no_tritonserver_on_path")]
+# Every test needs the embedded server, and no GPU is seen (faked; the runs in a process of
+# their own see the machine's).
+pytestmark = [
+    pytest.mark.server,
+    pytest.mark.usefixtures("no_tritonserver_on_path", "triton_install", "gpu"),
+]
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 VALID = FIXTURES / "model_repository"
@@ -47,8 +50,6 @@ def _snapshot(folder: Path) -> dict[str, str]:
 
 
 def test_the_valid_fixtures_load_and_the_report_says_which_flags_were_needed(
-    triton_install: TritonInstall,
-    gpu: Callable[[bool], None],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -87,8 +88,6 @@ def test_the_valid_fixtures_load_and_the_report_says_which_flags_were_needed(
 
 
 def test_the_example_repository_loads_out_of_the_box(
-    triton_install: TritonInstall,
-    gpu: Callable[[bool], None],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     """No option: the embedded server stubs the backends it lacks, and KIND_GPU is validated
@@ -120,8 +119,6 @@ def test_the_example_repository_loads_out_of_the_box(
 
 
 def test_strict_backends_and_gpus_are_not_config_errors(
-    triton_install: TritonInstall,
-    gpu: Callable[[bool], None],
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     strict = ["--no-stub-missing-backends", "--stub-python-models", "--format", "json"]
@@ -164,6 +161,16 @@ _INDENTED = "\n".join(
         *[f"        self.value_{n} = {n}" for n in range(31, 41)],
     ]
 )
+#: A model.py whose load never ends.
+_SLEEPS = """
+    import time
+
+    class TritonPythonModel:
+        def initialize(self, args):
+            time.sleep(600)
+"""
+#: The smoke stage in a process of its own, CPU only (its repository to follow).
+_SMOKE_CPU = [sys.executable, "-m", "tritonlint.cli", "smoke", "--cpu-only"]
 _RAISES = """
     class TritonPythonModel:
         def initialize(self, args):
@@ -176,8 +183,6 @@ _RAISES = """
 
 
 def test_errors_in_model_py_and_a_bad_version_folder_are_reported_where_they_are(
-    triton_install: TritonInstall,
-    gpu: Callable[[bool], None],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -247,9 +252,7 @@ def _readme_message(fixture: str) -> str:
 
 
 @pytest.mark.parametrize("fixture", sorted(BROKEN_CASES))
-def test_a_broken_fixture_is_refused_at_the_right_line(
-    triton_install: TritonInstall, gpu: Callable[[bool], None], fixture: str
-) -> None:
+def test_a_broken_fixture_is_refused_at_the_right_line(fixture: str) -> None:
     model, code, line = BROKEN_CASES[fixture]
     repo = BROKEN / fixture
     options = SmokeOptions(stub_missing_backends=True, gpus=False, stub_python_models=True)
@@ -271,22 +274,13 @@ def test_a_broken_fixture_is_refused_at_the_right_line(
     assert_released(result)
 
 
-def test_a_timeout_and_a_crash_leave_nothing_behind(
-    triton_install: TritonInstall, gpu: Callable[[bool], None], tmp_path: Path
-) -> None:
-    python = 'backend: "python"\nmax_batch_size: 0\n'
+def test_a_timeout_and_a_crash_leave_nothing_behind(tmp_path: Path) -> None:
     repo = make_tree(
         tmp_path / "models",
         {
-            "a_hangs/config.pbtxt": python,
-            "a_hangs/1/model.py": """
-                import time
-
-                class TritonPythonModel:
-                    def initialize(self, args):
-                        time.sleep(600)
-            """,
-            "b_kills_the_server/config.pbtxt": python,
+            "a_hangs/config.pbtxt": _PYTHON_MODEL,
+            "a_hangs/1/model.py": _SLEEPS,
+            "b_kills_the_server/config.pbtxt": _PYTHON_MODEL,
             "b_kills_the_server/1/model.py": """
                 import os, signal
 
@@ -315,8 +309,6 @@ def test_a_timeout_and_a_crash_leave_nothing_behind(
 
 
 def test_check_smoke_skips_models_with_static_errors(
-    triton_install: TritonInstall,
-    gpu: Callable[[bool], None],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
@@ -344,23 +336,17 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def test_ctrl_c_stops_the_real_server(triton_install: TritonInstall, tmp_path: Path) -> None:
+def test_ctrl_c_stops_the_real_server(tmp_path: Path) -> None:
     repo = make_tree(
         tmp_path / "models",
         {
-            "hangs/config.pbtxt": 'backend: "python"\nmax_batch_size: 0\n',
-            "hangs/1/model.py": """
-                import time
-
-                class TritonPythonModel:
-                    def initialize(self, args):
-                        time.sleep(600)
-            """,
+            "hangs/config.pbtxt": _PYTHON_MODEL,
+            "hangs/1/model.py": _SLEEPS,
         },
     )
     env = {**os.environ, "PATH": os.environ["PATH"]}
     process = subprocess.Popen(
-        [sys.executable, "-m", "tritonlint.cli", "smoke", "--cpu-only", str(repo)],
+        [*_SMOKE_CPU, str(repo)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
@@ -383,26 +369,18 @@ def test_ctrl_c_stops_the_real_server(triton_install: TritonInstall, tmp_path: P
     assert not any(_alive(pid) for pid in stubs)
 
 
-def test_sigkill_during_a_load_leaves_no_server_stub_or_temporary_folder(
-    triton_install: TritonInstall, tmp_path: Path
-) -> None:
+def test_sigkill_during_a_load_leaves_no_server_stub_or_temporary_folder(tmp_path: Path) -> None:
     temporary = tmp_path / "tmp"  # the run's $TMPDIR: its folder, and every path of its
     temporary.mkdir()  # server and python stubs, are in there
     repo = make_tree(
         tmp_path / "models",
         {
-            "slow/config.pbtxt": 'backend: "python"\nmax_batch_size: 0\n',
-            "slow/1/model.py": """
-                import time
-
-                class TritonPythonModel:
-                    def initialize(self, args):
-                        time.sleep(600)
-            """,
+            "slow/config.pbtxt": _PYTHON_MODEL,
+            "slow/1/model.py": _SLEEPS,
         },
     )
     process = subprocess.Popen(
-        [sys.executable, "-m", "tritonlint.cli", "smoke", "--cpu-only", str(repo)],
+        [*_SMOKE_CPU, str(repo)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         env={**os.environ, "TMPDIR": str(temporary)},
@@ -425,16 +403,14 @@ def test_sigkill_during_a_load_leaves_no_server_stub_or_temporary_folder(
     )
 
 
-def test_after_a_run_no_process_of_the_server_is_left(
-    triton_install: TritonInstall, tmp_path: Path
-) -> None:
+def test_after_a_run_no_process_of_the_server_is_left(tmp_path: Path) -> None:
     temporary = tmp_path / "tmp"
     temporary.mkdir()
     helper_pid = tmp_path / "helper.pid"
     repo = make_tree(
         tmp_path / "models",
         {
-            "starts_a_helper/config.pbtxt": 'backend: "python"\nmax_batch_size: 0\n',
+            "starts_a_helper/config.pbtxt": _PYTHON_MODEL,
             "starts_a_helper/1/model.py": f"""
                 import subprocess
 
@@ -451,7 +427,7 @@ def test_after_a_run_no_process_of_the_server_is_left(
         },
     )
     completed = subprocess.run(
-        [sys.executable, "-m", "tritonlint.cli", "smoke", "--cpu-only", str(repo)],
+        [*_SMOKE_CPU, str(repo)],
         capture_output=True,
         text=True,
         env={**os.environ, "TMPDIR": str(temporary)},
@@ -486,9 +462,7 @@ def _broken_fixtures() -> list[str]:
 
 
 @pytest.mark.parametrize("fixture", _broken_fixtures())
-def test_every_broken_fixture_is_refused_with_its_message_in_its_model(
-    triton_install: TritonInstall, gpu: Callable[[bool], None], fixture: str
-) -> None:
+def test_every_broken_fixture_is_refused_with_its_message_in_its_model(fixture: str) -> None:
     repo = BROKEN / fixture
     options = SmokeOptions(stub_missing_backends=True, gpus=False)
     result = run_smoke(repo, options)

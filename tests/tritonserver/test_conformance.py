@@ -14,14 +14,15 @@ The unit tests at the end need no server.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from conformance import ConformanceRun, Outcome, run_conformance
-from conformance.classify import Match, match_message
+from conformance.classify import Classified, Match, match_message
 from conformance.corpus import SETS
-from conformance.report import message_pattern, total
+from conformance.report import Summary, message_pattern, total
 from tritonlint.tritonserver import TritonInstall
 
 #: Models the server loads but the linter flags with an error.
@@ -65,13 +66,17 @@ def test_every_set_is_judged_within_budget(conformance: tuple[ConformanceRun, fl
     assert seconds < TIME_BUDGET_S
 
 
+def _judged(run: ConformanceRun) -> list[Classified]:
+    """Every model judged, over all the sets."""
+    return [r for results in run.results.values() for r in results]
+
+
 @pytest.mark.server
 def test_server_never_crashed_or_timed_out(conformance: tuple[ConformanceRun, float]) -> None:
     run, _ = conformance
     bad = [
         f"{r.record.label}: {r.record.status}"
-        for results in run.results.values()
-        for r in results
+        for r in _judged(run)
         if r.record.status in ("crashed", "timeout")
     ]
     assert bad == []
@@ -84,43 +89,51 @@ def test_no_false_errors(conformance: tuple[ConformanceRun, float]) -> None:
         f"{r.record.label}: "
         + "; ".join(f"{f.code} {f.message}" for f in r.record.errors)
         + f" (the server: {r.record.server_message})"
-        for results in run.results.values()
-        for r in results
+        for r in _judged(run)
         if r.outcome is Outcome.FALSE_ERROR
     ]
     assert len(false_errors) <= MAX_FALSE_ERRORS, "\n".join(false_errors)
 
 
-@pytest.mark.server
-def test_detection_rate(conformance: tuple[ConformanceRun, float]) -> None:
-    run, _ = conformance
-    overall = total(run.summaries())
-    missed = [
+def _missed(overall: Summary, judged: list[Classified]) -> str:
+    """How many refusals were flagged, then the refusals missed, one a line."""
+    return f"{overall.detected}/{overall.gradable} refusals flagged; missed:\n" + "\n".join(
         f"{r.record.label}: {r.record.server_message}"
-        for results in run.results.values()
-        for r in results
+        for r in judged
         if r.outcome is Outcome.MISSED
-    ]
-    assert overall.detection_rate is not None
-    assert overall.detection_rate >= MIN_DETECTION_RATE, (
-        f"{overall.detected}/{overall.gradable} refusals flagged; missed:\n" + "\n".join(missed)
+    )
+
+
+def _unmatched(overall: Summary, judged: list[Classified]) -> str:
+    """How many predicted messages match, then the detected refusals whose message does not."""
+    return f"{overall.matched}/{overall.detected} messages match; unmatched:\n" + "\n".join(
+        f"{r.record.label}: {r.matched_code} vs {r.record.server_message}"
+        for r in judged
+        if r.outcome is Outcome.DETECTED and r.match is Match.NONE
     )
 
 
 @pytest.mark.server
-def test_message_match_rate(conformance: tuple[ConformanceRun, float]) -> None:
+@pytest.mark.parametrize(
+    ("rate", "minimum", "shortfall"),
+    [
+        pytest.param(lambda s: s.detection_rate, MIN_DETECTION_RATE, _missed, id="detection"),
+        pytest.param(
+            lambda s: s.match_rate, MIN_MESSAGE_MATCH_RATE, _unmatched, id="message-match"
+        ),
+    ],
+)
+def test_rate(
+    conformance: tuple[ConformanceRun, float],
+    rate: Callable[[Summary], float | None],
+    minimum: float,
+    shortfall: Callable[[Summary, list[Classified]], str],
+) -> None:
     run, _ = conformance
     overall = total(run.summaries())
-    unmatched = [
-        f"{r.record.label}: {r.matched_code} vs {r.record.server_message}"
-        for results in run.results.values()
-        for r in results
-        if r.outcome is Outcome.DETECTED and r.match is Match.NONE
-    ]
-    assert overall.match_rate is not None
-    assert overall.match_rate >= MIN_MESSAGE_MATCH_RATE, (
-        f"{overall.matched}/{overall.detected} messages match; unmatched:\n" + "\n".join(unmatched)
-    )
+    value = rate(overall)
+    assert value is not None
+    assert value >= minimum, shortfall(overall, _judged(run))
 
 
 # -- no server needed -------------------------------------------------------------------------

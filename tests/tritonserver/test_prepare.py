@@ -17,6 +17,7 @@ from tritonlint.tritonserver.prepare import (
     ADJUST_NATIVE,
     TRIVIAL_PYTHON_MODEL,
     PythonPlaceholders,
+    StagedRepository,
     rewrite_for_cpu,
     scan_model,
     stage_repository,
@@ -79,6 +80,26 @@ def _model(root: Path, name: str, config: str, *files: str) -> Path:
     )
 
 
+def _stage_trivial(source: Path, tmp_path: Path) -> StagedRepository:
+    """``source`` staged for a CPU-only server, python models on the trivial placeholder."""
+    return stage_repository(
+        source, tmp_path / "staged", cpu_only=True, python_placeholders=PythonPlaceholders.TRIVIAL
+    )
+
+
+def _stage_native(source: Path, tmp_path: Path) -> StagedRepository:
+    """``source`` staged with the python models on a (fake) native stub library."""
+    library = tmp_path / "libtriton_stub.so"
+    library.write_bytes(b"\x7fELF")
+    return stage_repository(
+        source,
+        tmp_path / "staged",
+        cpu_only=False,
+        python_placeholders=PythonPlaceholders.NATIVE,
+        native_python_library=library,
+    )
+
+
 def test_scan_model_ignores_comments(tmp_path: Path) -> None:
     folder = _model(
         tmp_path,
@@ -119,12 +140,7 @@ def test_staging_never_changes_the_source(tmp_path: Path) -> None:
     source = tmp_path / "repo"
     _model(source, "gpu", 'backend: "python"\ninstance_group [{ kind: KIND_GPU }]\n', "1/model.py")
     before = {p: p.read_bytes() for p in source.rglob("*") if p.is_file()}
-    staged = stage_repository(
-        source,
-        tmp_path / "staged",
-        cpu_only=True,
-        python_placeholders=PythonPlaceholders.TRIVIAL,
-    )
+    staged = _stage_trivial(source, tmp_path)
     assert {p: p.read_bytes() for p in source.rglob("*") if p.is_file()} == before
     gpu = staged.models["gpu"]
     assert (gpu.path / "config.pbtxt").read_text().count("KIND_CPU") == 1
@@ -143,15 +159,7 @@ def test_native_placeholders_only_when_every_model_file_is_there(tmp_path: Path)
     _model(source, "incomplete", 'backend: "python"\n', "1/model.py", "2/.gitkeep")
     _model(source, "real", 'backend: "python"\n', "1/model.py")
     (source / "real" / "1" / "model.py").write_text("class TritonPythonModel: ...\n")
-    library = tmp_path / "libtriton_stub.so"
-    library.write_bytes(b"\x7fELF")
-    staged = stage_repository(
-        source,
-        tmp_path / "staged",
-        cpu_only=False,
-        python_placeholders=PythonPlaceholders.NATIVE,
-        native_python_library=library,
-    )
+    staged = _stage_native(source, tmp_path)
     models = staged.models
     assert (models["complete"].path / "libtriton_python.so").is_file()
     assert models["complete"].adjustments == [ADJUST_NATIVE]
@@ -172,15 +180,7 @@ def test_native_placeholders_keep_the_python_backend_for_execution_environments(
         'parameters: { key: "EXECUTION_ENV_PATH", value: { string_value: "$$TRITON_MODEL_DIRECTORY/env.tar.gz" } }\n'
     )
     _model(source, "conda", config, "1/model.py")
-    library = tmp_path / "libtriton_stub.so"
-    library.write_bytes(b"\x7fELF")
-    staged = stage_repository(
-        source,
-        tmp_path / "staged",
-        cpu_only=False,
-        python_placeholders=PythonPlaceholders.NATIVE,
-        native_python_library=library,
-    )
+    staged = _stage_native(source, tmp_path)
     conda = staged.models["conda"]
     assert conda.execution_env
     assert not (conda.path / "libtriton_python.so").exists()
@@ -213,12 +213,7 @@ def test_staging_copies_linked_folders_and_stops_at_loops(tmp_path: Path) -> Non
     repository.mkdir()
     (repository / "linked").symlink_to(elsewhere)
     (elsewhere / "loop").symlink_to(repository)
-    staged = stage_repository(
-        repository,
-        tmp_path / "staged",
-        cpu_only=True,
-        python_placeholders=PythonPlaceholders.TRIVIAL,
-    )
+    staged = _stage_trivial(repository, tmp_path)
     copy = staged.models["linked"].path
     assert not copy.is_symlink()
     assert (copy / "1" / "model.py").read_text() == TRIVIAL_PYTHON_MODEL
@@ -232,12 +227,7 @@ def test_staging_leaves_pipes_and_devices_out_unopened(tmp_path: Path) -> None:
     os.mkfifo(source / "piped" / "1" / "model.py")  # opening it would block until a writer came
     _model(source, "device", 'backend: "onnxruntime"\n', "1/.gitkeep")
     (source / "device" / "1" / "model.onnx").symlink_to("/dev/zero")  # copying it never ends
-    staged = stage_repository(
-        source,
-        tmp_path / "staged",
-        cpu_only=True,
-        python_placeholders=PythonPlaceholders.TRIVIAL,
-    )
+    staged = _stage_trivial(source, tmp_path)
     piped, device = staged.models["piped"], staged.models["device"]
     assert not (piped.path / "1" / "model.py").exists()
     assert not os.path.lexists(device.path / "1" / "model.onnx")
