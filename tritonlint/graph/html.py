@@ -18,9 +18,9 @@ svg text { font: 12px sans-serif; }
 .node.unproduced rect, .node.unused rect { fill: #fafafa; stroke-dasharray: 4 3; }
 .edge path { fill: none; stroke: #52606d; stroke-width: 1.3px; }
 .edge text { fill: #334e68; font-size: 11px; }
-.error rect, .cluster.error > rect { fill: #fde2e2; stroke: #c62828; stroke-width: 2px; }
-.warning rect, .cluster.warning > rect { fill: #fff4d6; stroke: #b7791f; stroke-width: 2px; }
-.info rect, .cluster.info > rect { fill: #e3f0fd; stroke: #1565c0; }
+.node.error rect, .cluster.error > rect { fill: #fde2e2; stroke: #c62828; stroke-width: 2px; }
+.node.warning rect, .cluster.warning > rect { fill: #fff4d6; stroke: #b7791f; stroke-width: 2px; }
+.node.info rect, .cluster.info > rect { fill: #e3f0fd; stroke: #1565c0; }
 .edge.error path { stroke: #c62828; stroke-width: 2.5px; }
 .edge.warning path { stroke: #b7791f; stroke-width: 2.5px; }
 .edge.info path { stroke: #1565c0; }

@@ -57,6 +57,7 @@ def lay_out(drawing: Drawing) -> Layout:
     for cluster in drawing.clusters:
         clustered.extend(_boxes_in(cluster, ()))
     columns = _columns([box for box, _ in clustered], drawing)
+    _outputs_last(clustered, columns, drawing)
     widths: dict[int, float] = {}
     for box, _ in clustered:
         widths[columns[box.id]] = max(widths.get(columns[box.id], 0), box_size(box)[0])
@@ -66,7 +67,7 @@ def lay_out(drawing: Drawing) -> Layout:
         lefts[column] = x
         x += widths[column] + COLUMN_GAP
     tops: dict[int, tuple[float, tuple[str, ...]]] = {}
-    start = (CLUSTER_PAD + TITLE_HEIGHT) * 3
+    start = (CLUSTER_PAD + TITLE_HEIGHT) * 2
     for box, chain in clustered:
         column = columns[box.id]
         y, previous = tops.get(column, (start, chain))
@@ -108,6 +109,19 @@ def _columns(boxes: list[Box], drawing: Drawing) -> dict[str, int]:
         if not moved:
             break
     return column
+
+
+def _outputs_last(
+    clustered: list[tuple[Box, tuple[str, ...]]], columns: dict[str, int], drawing: Drawing
+) -> None:
+    """An ensemble output that nothing reads on, in its cluster's last column."""
+    last: dict[tuple[str, ...], int] = {}
+    for box, chain in clustered:
+        last[chain] = max(last.get(chain, 0), columns[box.id])
+    sources = {arrow.source for arrow in drawing.arrows}
+    for box, chain in clustered:
+        if box.kind == "output" and box.id not in sources:
+            columns[box.id] = last[chain]
 
 
 def _cluster_rects(cluster: Cluster, layout: Layout, depth: int) -> Rect | None:
