@@ -1,5 +1,5 @@
 """``--model NAME``: the part of a graph about one model, an ensemble with what it runs (its
-nested ensembles too), or a model with the ensembles that run it."""
+nested ensembles too), or a model with the ensembles that run it (and what they run)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,18 @@ def run_by(repository: RepositoryGraph, model: str) -> list[str]:
     return [name for name in repository.ensembles if model in runs(repository, name)]
 
 
+def run_by_any(repository: RepositoryGraph, model: str) -> list[str]:
+    """The ensembles that run ``model``, directly or through other ensembles, by name."""
+    found: set[str] = set()
+    pending = [model]
+    while pending:
+        for user in run_by(repository, pending.pop()):
+            if user not in found:
+                found.add(user)
+                pending.append(user)
+    return sorted(found)
+
+
 def select_model(graph: Graph, name: str) -> Graph:
     """The graph of model ``name`` in each repository that has it; raises UsageError where
     none has."""
@@ -37,8 +49,8 @@ def select_model(graph: Graph, name: str) -> Graph:
 
 def _around(repository: RepositoryGraph, name: str) -> RepositoryGraph:
     """``repository`` cut down to ensemble ``name`` and all it runs, or to the ensembles that
-    run model ``name`` and all they run."""
-    starts = [name] if name in repository.ensembles else run_by(repository, name)
+    run model ``name`` (directly or through other ensembles) and all they run."""
+    starts = [name] if name in repository.ensembles else run_by_any(repository, name)
     ensembles: list[str] = []
     pending = list(starts)
     while pending:
