@@ -3,7 +3,8 @@ them, with the findings about each, drawn for people and given as data to editor
 
 ``model`` holds the data, ``build`` makes it from the engine's check of a repository (with
 ``attach`` placing each finding on the node or edge it is about, and ``smoke_report`` reading
-the refusals of a smoke run), ``drawing`` turns it into boxes, clusters and arrows, and
-``mermaid``, ``dot``, ``html`` (with ``layout``) and ``json_data`` write them out. Nothing
-below this package imports it.
+the refusals of a smoke run), ``selection`` cuts it down to one model (``--model``),
+``drawing`` turns it into boxes, clusters and arrows, and ``mermaid``, ``dot``, ``html``
+(with ``layout``) and ``json_data`` write them out, ``render`` choosing one. Nothing below
+this package imports it.
 """
