@@ -18,7 +18,17 @@ from tritonlint.usage import UsageError
 if TYPE_CHECKING:
     Commands = argparse._SubParsersAction[argparse.ArgumentParser]
 
-_COMMANDS = ("check", "format", "rules", "explain", "smoke", "report", "completion", "lsp")
+_COMMANDS = (
+    "check",
+    "format",
+    "rules",
+    "explain",
+    "smoke",
+    "report",
+    "graph",
+    "completion",
+    "lsp",
+)
 #: The shells `tritonlint completion` writes a script for (tritonlint/cli/shell_completion.py).
 SHELLS = ("bash", "zsh", "fish")
 
@@ -45,6 +55,12 @@ def _add_format(commands: Commands) -> None:
     from tritonlint.format.options import add_format_command
 
     add_format_command(commands)
+
+
+def _add_graph(commands: Commands) -> None:
+    from tritonlint.cli.graph import add_graph_command
+
+    add_graph_command(commands)
 
 
 def _add_rules(commands: Commands) -> None:
@@ -87,6 +103,7 @@ _SUBPARSERS = {
     "check": _add_check,
     "smoke": _add_smoke,
     "report": _add_report,
+    "graph": _add_graph,
     "format": _add_format,
     "rules": _add_rules,
     "lsp": _add_lsp,
@@ -139,6 +156,10 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from tritonlint.cli.report_merge import run_report_merge
 
         return run_report_merge(args)
+    if args.command == "graph":
+        from tritonlint.cli.graph import run_graph
+
+        return run_graph(args)
     if args.command == "lsp":
         from tritonlint.lsp.server import main as serve
 
