@@ -9,24 +9,14 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from helpers import make_tree
-from lsp_session import CLASSIFIER, PIPELINE, PRE, SERVER, start
+from lsp_session import PROJECT_FILES, SERVER, start
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
     """The project folder (the editor's workspace folder); its repository is ``models``."""
-    make_tree(
-        tmp_path / "models",
-        {
-            "pre/config.pbtxt": PRE,
-            "pre/1/model.py": "",
-            "pipeline/config.pbtxt": PIPELINE,
-            "pipeline/1/.gitkeep": "",
-            "classifier/config.pbtxt": CLASSIFIER,
-            "classifier/1/model.onnx": "",
-        },
-    )
+    make_tree(tmp_path / "models", PROJECT_FILES)
     return tmp_path
 
 

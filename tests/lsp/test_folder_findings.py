@@ -83,10 +83,7 @@ async def pushed(lsp_client: LanguageClient, folders: Path) -> AsyncIterator[Non
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
 async def pulling(lsp_client: LanguageClient, folders: Path) -> AsyncIterator[None]:
-    given = capabilities()
-    assert given.text_document is not None and given.workspace is not None
-    given.text_document.diagnostic = types.DiagnosticClientCapabilities()
-    given.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+    given = capabilities(pull=types.DiagnosticClientCapabilities(), refresh=True)
     await start(lsp_client, folders, given=given)
     yield
     await lsp_client.shutdown_session()

@@ -11,6 +11,7 @@ import onnx
 import pytest
 import pytest_lsp
 from helpers import make_tree
+from lsp_documents import show
 from lsp_session import SERVER, capabilities, start
 from lsprotocol import types
 from onnx import TensorProto, helper
@@ -98,30 +99,6 @@ async def plain_client(lsp_client: LanguageClient, project: Path) -> AsyncIterat
     await start(lsp_client, project, given=capabilities(snippets=False))
     yield
     await lsp_client.shutdown_session()
-
-
-_versions: dict[tuple[int, str], int] = {}
-
-
-def show(client: LanguageClient, path: Path, text: str) -> types.TextDocumentIdentifier:
-    """Make ``text`` the text of ``path`` in ``client``'s editor (opening it the first time)."""
-    uri = path.as_uri()
-    version = _versions.get((id(client), uri), 0) + 1
-    _versions[(id(client), uri)] = version
-    if version == 1:
-        client.text_document_did_open(
-            types.DidOpenTextDocumentParams(
-                types.TextDocumentItem(uri=uri, language_id="pbtxt", version=1, text=text)
-            )
-        )
-    else:
-        client.text_document_did_change(
-            types.DidChangeTextDocumentParams(
-                types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                [types.TextDocumentContentChangeWholeDocument(text=text)],
-            )
-        )
-    return types.TextDocumentIdentifier(uri=uri)
 
 
 def at_mark(marked: str) -> tuple[str, P]:
