@@ -83,6 +83,17 @@ async def complete(
     return found
 
 
+async def hover(
+    client: LanguageClient, document: types.TextDocumentIdentifier, position: P
+) -> types.Hover | None:
+    return await client.text_document_hover_async(types.HoverParams(document, position))
+
+
+def markdown_hover(value: str, where: types.Range) -> types.Hover:
+    """A hover of Markdown ``value`` over ``where``."""
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, value), where)
+
+
 # -- completion --------------------------------------------------------------------------------
 
 
@@ -246,15 +257,11 @@ async def test_completion_and_hover_of_the_backends_parameters(
     show(client, pre, PRE)
     text = CLASSIFIER + 'parameters { key: "execution_mode" value { string_value: "1" } }\n'
     classifier = show(client, project / "models/classifier/config.pbtxt", text)
-    found = await client.text_document_hover_async(types.HoverParams(classifier, P(5, 22)))
-    assert found == types.Hover(
-        contents=types.MarkupContent(
-            kind=types.MarkupKind.Markdown,
-            value="**execution_mode**: `integer`, a parameter of the onnxruntime backend\n\n"
-            "Whether the graph's nodes run one after another or in parallel.\n\n"
-            "Values: `0` sequential (the default); `1` parallel",
-        ),
-        range=span(5, 18, 5, 34),
+    assert await hover(client, classifier, P(5, 22)) == markdown_hover(
+        "**execution_mode**: `integer`, a parameter of the onnxruntime backend\n\n"
+        "Whether the graph's nodes run one after another or in parallel.\n\n"
+        "Values: `0` sequential (the default); `1` parallel",
+        span(5, 18, 5, 34),
     )
 
 
@@ -265,15 +272,11 @@ async def test_hover_shows_the_fields_meaning_as_markdown(
     client: LanguageClient, project: Path
 ) -> None:
     document = show(client, project / "models/pre/config.pbtxt", PRE)
-    found = await client.text_document_hover_async(types.HoverParams(document, P(2, 3)))
-    assert found == types.Hover(
-        contents=types.MarkupContent(
-            kind=types.MarkupKind.Markdown,
-            value="**max_batch_size**: `int32`\n\nThe largest batch the model accepts. Above 0 "
-            "the server adds a batch dimension in front of every input and output; 0 means the "
-            "model does not batch.\n\nDefault: `0`\n\nIn every release covered (Triton 2.19.0 on)",
-        ),
-        range=span(2, 0, 2, 14),
+    assert await hover(client, document, P(2, 3)) == markdown_hover(
+        "**max_batch_size**: `int32`\n\nThe largest batch the model accepts. Above 0 "
+        "the server adds a batch dimension in front of every input and output; 0 means the "
+        "model does not batch.\n\nDefault: `0`\n\nIn every release covered (Triton 2.19.0 on)",
+        span(2, 0, 2, 14),
     )
 
 
@@ -281,7 +284,7 @@ async def test_hover_over_a_step_model_shows_its_tensors(
     client: LanguageClient, project: Path
 ) -> None:
     document = show(client, project / "models/pipeline/config.pbtxt", PIPELINE)
-    found = await client.text_document_hover_async(types.HoverParams(document, P(8, 20)))
+    found = await hover(client, document, P(8, 20))
     assert found is not None and found.range == span(8, 18, 8, 23)
     assert isinstance(found.contents, types.MarkupContent)
     assert found.contents.value == (
@@ -293,7 +296,7 @@ async def test_hover_over_a_step_model_shows_its_tensors(
 async def test_hover_range_counts_utf16_units(client: LanguageClient, project: Path) -> None:
     document = show(client, project / "models/labeled/config.pbtxt", LABELED)
     start = where(LABELED, 3, "data_type")
-    found = await client.text_document_hover_async(types.HoverParams(document, start))
+    found = await hover(client, document, start)
     assert found is not None and found.range == span(3, start.character, 3, start.character + 9)
 
 
