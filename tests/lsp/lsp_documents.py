@@ -7,12 +7,9 @@ import re
 import weakref
 from pathlib import Path
 
-from lsp_session import until
+from lsp_session import CLASSIFIER_CONFIG, until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-
-#: Where the project's classifier config is, below the project folder.
-CLASSIFIER_CONFIG = "models/classifier/config.pbtxt"
 
 
 def offset(text: str, position: types.Position, encoding: str = "utf-16") -> int:
@@ -111,6 +108,13 @@ async def opened(client: LanguageClient, path: Path, text: str, expected: list[s
     uri = open_document(client, path, text)
     await until(lambda: codes(client, uri) == expected)
     return uri
+
+
+async def finding_range(client: LanguageClient, folder: Path, text: str, code: str) -> types.Range:
+    """The range of the one finding, ``code``, of the classifier's config opened with ``text``
+    (the config in ``folder``, the project folder)."""
+    uri = await opened(client, folder / CLASSIFIER_CONFIG, text, [code])
+    return client.diagnostics[uri][0].range
 
 
 async def pulled(client: LanguageClient, uri: str) -> list[types.Diagnostic]:

@@ -47,6 +47,8 @@ output [ { name: "OUTPUT" data_type: TYPE_FP32 dims: [ 10 ] } ]
 NEGATIVE_BATCH = CLASSIFIER.replace("max_batch_size: 8", "max_batch_size: -1")
 #: The classifier with one finding: TL101 (``dim`` for ``dims``) at 3:45-3:48 (0-based).
 MISSPELT_DIMS = CLASSIFIER.replace(" dims: [ 3 ]", " dim: [ 3 ]")
+#: Where the classifier's config is, below the project folder.
+CLASSIFIER_CONFIG = "models/classifier/config.pbtxt"
 #: The ensemble and the model it runs, as files of a repository (model files empty).
 ENSEMBLE_FILES: dict[str, str] = {
     "pre/config.pbtxt": PRE,

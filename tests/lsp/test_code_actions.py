@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from lsp_documents import (
-    CLASSIFIER_CONFIG,
     apply,
     at,
     change_document,
@@ -17,7 +16,7 @@ from lsp_documents import (
     open_document,
     opened,
 )
-from lsp_session import CLASSIFIER, MISSPELT_DIMS, PIPELINE, PRE
+from lsp_session import CLASSIFIER, CLASSIFIER_CONFIG, MISSPELT_DIMS, PIPELINE, PRE
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 

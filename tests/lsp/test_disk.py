@@ -9,8 +9,16 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from helpers import make_tree
-from lsp_documents import CLASSIFIER_CONFIG, at, codes, opened, save
-from lsp_session import CLASSIFIER, NEGATIVE_BATCH, SERVER, capabilities, start, until
+from lsp_documents import at, codes, opened, save
+from lsp_session import (
+    CLASSIFIER,
+    CLASSIFIER_CONFIG,
+    NEGATIVE_BATCH,
+    SERVER,
+    capabilities,
+    start,
+    until,
+)
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 

@@ -11,19 +11,19 @@ from pathlib import Path
 
 import pytest
 from lsp_documents import (
-    CLASSIFIER_CONFIG,
     apply,
     at,
     change_document,
     code_actions,
     codes,
     edit_document,
+    finding_range,
     formatted,
     open_document,
     opened,
     token_data,
 )
-from lsp_session import NEGATIVE_BATCH, until
+from lsp_session import CLASSIFIER_CONFIG, NEGATIVE_BATCH, until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -35,11 +35,20 @@ SEPARATED = NEGATIVE_BATCH.replace(
 )
 
 
-async def test_characters_that_end_no_lsp_line_leave_the_range_of_a_later_finding_exact(
-    client: LanguageClient, project: Path
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(SEPARATED, id="characters-that-end-no-lsp-line"),
+        pytest.param(
+            NEGATIVE_BATCH.replace('"classifier"\n', '"classifier"\r'),
+            id="a-lone-carriage-return-that-ends-an-lsp-line",
+        ),
+    ],
+)
+async def test_the_range_of_a_finding_after_the_line_breaks_is_exact(
+    client: LanguageClient, project: Path, text: str
 ) -> None:
-    uri = await opened(client, project / CLASSIFIER_CONFIG, SEPARATED, ["TL501"])
-    assert client.diagnostics[uri][0].range == at(2, 16, 2, 18)
+    assert await finding_range(client, project, text, "TL501") == at(2, 16, 2, 18)
 
 
 async def test_an_incremental_edit_after_them_is_applied_where_the_editor_made_it(
@@ -71,14 +80,6 @@ async def test_an_edit_past_the_end_of_the_last_line_is_applied_at_its_end(
     await until(lambda: codes(client, uri) == ["TL107"])
     (found,) = client.diagnostics[uri]
     assert found.range.start.line == 5
-
-
-async def test_a_lone_carriage_return_ends_an_lsp_line(
-    client: LanguageClient, project: Path
-) -> None:
-    text = NEGATIVE_BATCH.replace('"classifier"\n', '"classifier"\r')
-    uri = await opened(client, project / CLASSIFIER_CONFIG, text, ["TL501"])
-    assert client.diagnostics[uri][0].range == at(2, 16, 2, 18)
 
 
 async def test_disabling_a_finding_after_a_lone_carriage_return_comments_the_engines_line(

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_documents import CLASSIFIER_CONFIG, change_document, open_document, pulled, save
-from lsp_session import CLASSIFIER, SERVER, capabilities, start, until
+from lsp_documents import change_document, open_document, pulled, save
+from lsp_session import CLASSIFIER, CLASSIFIER_CONFIG, SERVER, capabilities, start, until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 

@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsp_documents import (
-    CLASSIFIER_CONFIG,
     at,
     change_document,
     codes,
@@ -23,7 +22,7 @@ from lsp_documents import (
     opened,
     save,
 )
-from lsp_session import CLASSIFIER, PRE, SERVER, start, until
+from lsp_session import CLASSIFIER, CLASSIFIER_CONFIG, PRE, SERVER, start, until
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 pytestmark = pytest.mark.asyncio

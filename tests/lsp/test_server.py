@@ -7,17 +7,25 @@ from pathlib import Path
 
 import pytest
 from lsp_documents import (
-    CLASSIFIER_CONFIG,
     apply,
     at,
     change_document,
     code_actions,
     codes,
+    finding_range,
     formatted,
     open_document,
     opened,
 )
-from lsp_session import CLASSIFIER, MISSPELT_DIMS, NEGATIVE_BATCH, PIPELINE, PRE, until
+from lsp_session import (
+    CLASSIFIER,
+    CLASSIFIER_CONFIG,
+    MISSPELT_DIMS,
+    NEGATIVE_BATCH,
+    PIPELINE,
+    PRE,
+    until,
+)
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
@@ -57,8 +65,7 @@ async def test_columns_count_utf16_code_units_after_non_ascii_text(
 async def test_columns_count_code_points_for_a_utf32_client(
     client_utf32: LanguageClient, project: Path
 ) -> None:
-    uri = await opened(client_utf32, project / CLASSIFIER_CONFIG, WIDE_NAME, ["TL101"])
-    assert client_utf32.diagnostics[uri][0].range == at(3, 43, 3, 46)
+    assert await finding_range(client_utf32, project, WIDE_NAME, "TL101") == at(3, 43, 3, 46)
 
 
 async def test_editing_a_model_republishes_its_ensemble(

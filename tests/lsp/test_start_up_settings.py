@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_documents import CLASSIFIER_CONFIG, open_document, pulled
-from lsp_session import NEGATIVE_BATCH, SERVER, capabilities, start, until
+from lsp_documents import open_document, pulled
+from lsp_session import CLASSIFIER_CONFIG, NEGATIVE_BATCH, SERVER, capabilities, start, until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
