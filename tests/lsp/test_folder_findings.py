@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from helpers import make_tree
+from helpers import Files
 from lsp_session import SERVER, capabilities, start, until
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -69,10 +69,8 @@ SHOWN = {
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """The project folder: its repository holds :data:`FOLDERS`."""
-    make_tree(tmp_path / "models", FOLDERS)
-    return tmp_path
+def project_files() -> Files:
+    return FOLDERS
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
