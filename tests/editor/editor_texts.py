@@ -64,6 +64,15 @@ ensemble_scheduling {
 """
 
 
+def marked_in(needle: str, text: str = PIPELINE) -> str:
+    """``text`` (one of the configs above) with the cursor marked: ``needle`` is a piece of it
+    with a ``|`` where the cursor is, put in at the piece's first place."""
+    text = text.lstrip("\n")
+    marked = text.replace(needle.replace("|", ""), needle, 1)
+    assert marked != text
+    return marked
+
+
 def pipeline_repository(root: Path) -> Repository:
     """A repository of an ensemble (``pipeline``) of ``preprocess`` and ``classifier``."""
     files: dict[str, Content] = {}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from editor_texts import PIPELINE, at_cursor, pipeline_repository
+from editor_texts import at_cursor, marked_in, pipeline_repository
 
 from tritonlint.editor.completion import Completion, CompletionKind, completions
 from tritonlint.repository.model import Repository
@@ -97,16 +97,9 @@ def test_backends_and_platforms_are_quoted(schema: Schema) -> None:
     assert platforms[1].detail == "platform (backend onnxruntime)"
 
 
-def _in_pipeline(needle: str) -> str:
-    text = PIPELINE.lstrip("\n")
-    marked = text.replace(needle.replace("|", ""), needle, 1)
-    assert marked != text
-    return marked
-
-
 def test_model_names_of_the_repository(tmp_path: Path, schema: Schema) -> None:
     repository = pipeline_repository(tmp_path)
-    items = complete(_in_pipeline('model_name: |"classifier"'), schema, repository)
+    items = complete(marked_in('model_name: |"classifier"'), schema, repository)
     assert [(item.label, item.kind, item.insert_text) for item in items] == [
         ("classifier", CompletionKind.MODEL, '"classifier"'),
         ("preprocess", CompletionKind.MODEL, '"preprocess"'),
@@ -115,9 +108,9 @@ def test_model_names_of_the_repository(tmp_path: Path, schema: Schema) -> None:
 
 def test_input_map_keys_are_the_step_model_inputs(tmp_path: Path, schema: Schema) -> None:
     repository = pipeline_repository(tmp_path)
-    items = complete(_in_pipeline('input_map { key: |"RAW"'), schema, repository)
+    items = complete(marked_in('input_map { key: |"RAW"'), schema, repository)
     assert [(item.label, item.detail) for item in items] == [("RAW", "TYPE_UINT8 [-1, -1]")]
-    outputs = complete(_in_pipeline('output_map { key: |"PIXELS"'), schema, repository)
+    outputs = complete(marked_in('output_map { key: |"PIXELS"'), schema, repository)
     assert [(item.label, item.detail) for item in outputs] == [
         ("PIXELS", "TYPE_FP32 [-1, 3, 224, 224]"),
         ("SIZE", "TYPE_INT32 [-1, 2]"),
@@ -127,13 +120,13 @@ def test_input_map_keys_are_the_step_model_inputs(tmp_path: Path, schema: Schema
 def test_map_values_are_ensemble_tensors(tmp_path: Path, schema: Schema) -> None:
     repository = pipeline_repository(tmp_path)
     # What step 1 may read: the ensemble input and what step 0 writes.
-    reads = complete(_in_pipeline('key: "images" value: |"pixels"'), schema, repository)
+    reads = complete(marked_in('key: "images" value: |"pixels"'), schema, repository)
     assert [(item.label, item.detail) for item in reads] == [
         ("IMAGE", "ensemble input"),
         ("pixels", "step 0 (preprocess) output PIXELS"),
     ]
     # What step 0 may write: what the ensemble outputs or step 1 reads.
-    writes = complete(_in_pipeline('key: "PIXELS" value: |"pixels"'), schema, repository)
+    writes = complete(marked_in('key: "PIXELS" value: |"pixels"'), schema, repository)
     assert [(item.label, item.detail) for item in writes] == [
         ("SCORES", "ensemble output"),
         ("pixels", "step 1 (classifier) input images"),

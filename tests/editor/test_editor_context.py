@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from editor_texts import PIPELINE, at_cursor
+from editor_texts import at_cursor, marked_in
 
 from tritonlint.editor.context import Position, context_at
 from tritonlint.schema.releases import Schema
@@ -69,27 +69,59 @@ def where(marked: str, schema: Schema) -> tuple[object, ...]:
 def test_context_in_a_complete_file(
     needle: str, expected: tuple[object, ...], schema: Schema
 ) -> None:
-    text = PIPELINE.lstrip("\n")
-    marked = text.replace(needle.replace("|", ""), needle, 1)
-    assert marked != text
+    assert where(marked_in(needle), schema) == expected
+
+
+@pytest.mark.parametrize(
+    ("marked", "expected"),
+    [
+        pytest.param(
+            'input [ { name: "x" | dims: [ 3 ] } ]',
+            (("input", 0), "inference.ModelInput", Position.NAME, None, "", None),
+            id="a-blank-between-fields-is-a-name-position",
+        ),
+        pytest.param(
+            "max_batch_size: : 4\ninstance_group [ { kind: KIND_| } ]",
+            (
+                ("instance_group", 0),
+                "inference.ModelInstanceGroup",
+                Position.VALUE,
+                "kind",
+                "KIND_",
+                None,
+            ),
+            id="a-syntax-error-before-the-cursor",
+        ),
+    ],
+)
+def test_context_in_a_short_text(marked: str, expected: tuple[object, ...], schema: Schema) -> None:
     assert where(marked, schema) == expected
 
 
-def test_a_blank_between_fields_is_a_name_position(schema: Schema) -> None:
-    marked = 'input [ { name: "x" | dims: [ 3 ] } ]'
-    assert where(marked, schema) == (
-        ("input", 0),
-        "inference.ModelInput",
-        Position.NAME,
-        None,
-        "",
-        None,
-    )
-
-
-def test_the_second_element_of_a_repeated_field_written_twice(schema: Schema) -> None:
-    marked = 'output { name: "a" }\noutput { name: "b" | }'
-    assert where(marked, schema)[:3] == (("output", 1), "inference.ModelOutput", Position.NAME)
+@pytest.mark.parametrize(
+    ("marked", "expected"),
+    [
+        pytest.param(
+            'output { name: "a" }\noutput { name: "b" | }',
+            (("output", 1), "inference.ModelOutput", Position.NAME),
+            id="the-second-element-of-a-repeated-field-written-twice",
+        ),
+        pytest.param(
+            "dynamic_batching {\n  |\n",
+            (("dynamic_batching",), "inference.ModelDynamicBatching", Position.NAME),
+            id="an-unclosed-message-runs-to-the-end",
+        ),
+        pytest.param(
+            "no_such_field { | }",
+            (("no_such_field",), None, Position.NAME),
+            id="inside-an-unknown-field-the-message-is-unknown",
+        ),
+    ],
+)
+def test_message_and_position_in_a_short_text(
+    marked: str, expected: tuple[object, ...], schema: Schema
+) -> None:
+    assert where(marked, schema)[:3] == expected
 
 
 def test_a_half_typed_name_at_the_end_of_the_file(schema: Schema) -> None:
@@ -116,27 +148,3 @@ def test_a_missing_value_then_a_new_line(schema: Schema) -> None:
     assert after_colon.replace == Span(2, 14, 2, 14, 21, 21)
     on_next = context_at(text, 3, 4, schema)
     assert (on_next.path, on_next.position, on_next.prefix) == (("input", 0), Position.NAME, "d")
-
-
-def test_a_syntax_error_before_the_cursor(schema: Schema) -> None:
-    marked = "max_batch_size: : 4\ninstance_group [ { kind: KIND_| } ]"
-    assert where(marked, schema) == (
-        ("instance_group", 0),
-        "inference.ModelInstanceGroup",
-        Position.VALUE,
-        "kind",
-        "KIND_",
-        None,
-    )
-
-
-def test_an_unclosed_message_runs_to_the_end(schema: Schema) -> None:
-    assert where("dynamic_batching {\n  |\n", schema)[:3] == (
-        ("dynamic_batching",),
-        "inference.ModelDynamicBatching",
-        Position.NAME,
-    )
-
-
-def test_inside_an_unknown_field_the_message_is_unknown(schema: Schema) -> None:
-    assert where("no_such_field { | }", schema)[:3] == (("no_such_field",), None, Position.NAME)

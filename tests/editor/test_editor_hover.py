@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from editor_texts import PIPELINE, at_cursor, pipeline_repository
+from editor_texts import at_cursor, marked_in, pipeline_repository
 
 from tritonlint.editor.hover import Hover, hover
 from tritonlint.repository.model import Repository
@@ -17,11 +17,11 @@ def hover_at(marked: str, schema: Schema, repository: Repository | None = None) 
     return hover(text, line, column, schema, repository)
 
 
-def _in_pipeline(needle: str) -> str:
-    text = PIPELINE.lstrip("\n")
-    marked = text.replace(needle.replace("|", ""), needle, 1)
-    assert marked != text
-    return marked
+def hover_text(marked: str, schema: Schema, repository: Repository | None = None) -> str:
+    """The text of the hover at the mark (there must be one)."""
+    found = hover_at(marked, schema, repository)
+    assert found is not None
+    return found.text
 
 
 def test_a_field_name(schema: Schema) -> None:
@@ -36,9 +36,7 @@ def test_a_field_name(schema: Schema) -> None:
 
 
 def test_a_newer_field_without_a_description(schema: Schema) -> None:
-    found = hover_at("model_met|rics { }", schema)
-    assert found is not None
-    assert found.text == (
+    assert hover_text("model_met|rics { }", schema) == (
         "**model_metrics**: `inference.ModelMetrics`\n\n"
         "A field of `inference.ModelConfig`.\n\n"
         "Added in Triton 2.52.0"
@@ -46,9 +44,8 @@ def test_a_newer_field_without_a_description(schema: Schema) -> None:
 
 
 def test_an_enum_default(schema: Schema) -> None:
-    found = hover_at("instance_group { ki|nd: KIND_CPU }", schema)
-    assert found is not None
-    assert "Default: `KIND_AUTO`" in found.text.split("\n\n")
+    found = hover_text("instance_group { ki|nd: KIND_CPU }", schema)
+    assert "Default: `KIND_AUTO`" in found.split("\n\n")
 
 
 def test_dims_shows_the_shape_with_the_batch_dimension(schema: Schema) -> None:
@@ -57,14 +54,13 @@ def test_dims_shows_the_shape_with_the_batch_dimension(schema: Schema) -> None:
     assert found is not None
     assert found.span == Span(2, 40, 2, 44, 57, 61)
     assert found.text.endswith("\n\nShape the server uses: `[-1, 3, 224]`")
-    unbatched = hover_at('input { name: "x" dims: [ 3, 2|24 ] }', schema)
-    assert unbatched is not None
-    assert unbatched.text.endswith("\n\nShape the server uses: `[3, 224]`")
+    unbatched = hover_text('input { name: "x" dims: [ 3, 2|24 ] }', schema)
+    assert unbatched.endswith("\n\nShape the server uses: `[3, 224]`")
 
 
 def test_a_step_model_shows_its_inputs_and_outputs(tmp_path: Path, schema: Schema) -> None:
     repository = pipeline_repository(tmp_path)
-    found = hover_at(_in_pipeline('model_name: "prep|rocess"'), schema, repository)
+    found = hover_at(marked_in('model_name: "prep|rocess"'), schema, repository)
     assert found == Hover(
         Span(9, 19, 9, 31, 240, 252),
         "Model **preprocess**\n"
@@ -80,9 +76,8 @@ def test_an_ensemble_tensor_shows_who_produces_and_consumes_it(
     tmp_path: Path, schema: Schema
 ) -> None:
     repository = pipeline_repository(tmp_path)
-    found = hover_at(_in_pipeline('key: "images" value: "pix|els"'), schema, repository)
-    assert found is not None
-    assert found.text == (
+    found = hover_text(marked_in('key: "images" value: "pix|els"'), schema, repository)
+    assert found == (
         "Ensemble tensor **pixels**\n\n"
         "Produced by: step 0 (preprocess) output PIXELS\n\n"
         "Consumed by: step 1 (classifier) input images"

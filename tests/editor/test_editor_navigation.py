@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from editor_texts import PIPELINE, PREPROCESS, at_cursor, pipeline_repository
+from editor_texts import PIPELINE, PREPROCESS, at_cursor, marked_in, pipeline_repository
 
 from tritonlint.editor.navigation import FILE_START, Place, definition, references
 from tritonlint.engine import LintOptions, Workspace
@@ -20,10 +20,7 @@ def repository(tmp_path: Path) -> Repository:
 
 
 def _marked(needle: str, text: str = PIPELINE) -> tuple[str, int, int]:
-    text = text.lstrip("\n")
-    marked = text.replace(needle.replace("|", ""), needle, 1)
-    assert marked != text
-    return at_cursor(marked)
+    return at_cursor(marked_in(needle, text))
 
 
 def _found(found: list[Place], root: Path) -> list[tuple[str, tuple[int, int, int, int]]]:
@@ -60,28 +57,29 @@ def test_a_model_without_a_name_is_found_at_its_files_start(
     assert found == [Place(config, FILE_START)]
 
 
-def test_a_map_key_goes_to_the_step_models_tensor(repository: Repository, schema: Schema) -> None:
-    assert repository.root is not None
-    assert _found(_define('key: "im|ages"', repository, schema), repository.root) == [
-        ("classifier/config.pbtxt", (4, 17, 4, 25))
-    ]
-    assert _found(_define('key: "PIX|ELS"', repository, schema), repository.root) == [
-        ("preprocess/config.pbtxt", (6, 11, 6, 19))
-    ]
-
-
-def test_a_map_value_goes_to_where_the_tensor_is_produced(
-    repository: Repository, schema: Schema
+@pytest.mark.parametrize(
+    ("needle", "expected"),
+    [
+        ('key: "im|ages"', ("classifier/config.pbtxt", (4, 17, 4, 25))),
+        ('key: "PIX|ELS"', ("preprocess/config.pbtxt", (6, 11, 6, 19))),
+        ('value: "pix|els" }\n    }', ("pipeline/config.pbtxt", (12, 41, 12, 49))),
+        ('value: "IMA|GE"', ("pipeline/config.pbtxt", (4, 17, 4, 24))),
+    ],
+    ids=[
+        "a-map-key-goes-to-the-step-models-input",
+        "a-map-key-goes-to-the-step-models-output",
+        "a-value-consumed-by-step-1-goes-to-step-0s-output-map",
+        "a-value-consumed-by-step-0-goes-to-the-ensembles-input",
+    ],
+)
+def test_a_map_name_goes_to_its_tensor(
+    needle: str,
+    expected: tuple[str, tuple[int, int, int, int]],
+    repository: Repository,
+    schema: Schema,
 ) -> None:
     assert repository.root is not None
-    # Consumed by step 1, produced by step 0's output_map.
-    assert _found(_define('value: "pix|els" }\n    }', repository, schema), repository.root) == [
-        ("pipeline/config.pbtxt", (12, 41, 12, 49))
-    ]
-    # Consumed by step 0, produced by the ensemble's input.
-    assert _found(_define('value: "IMA|GE"', repository, schema), repository.root) == [
-        ("pipeline/config.pbtxt", (4, 17, 4, 24))
-    ]
+    assert _found(_define(needle, repository, schema), repository.root) == [expected]
 
 
 def test_no_definition_for_unknown_names_or_other_fields(
@@ -141,16 +139,9 @@ def test_an_ensemble_tensors_references_are_its_productions_and_consumptions(
     assert _refer('value: "IM|AGE"', PIPELINE, "pipeline", repository, schema) == image
 
 
-def test_a_model_tensors_references_are_the_map_keys_of_the_ensembles(
+def test_a_tensor_no_ensemble_maps_has_only_its_declaration_and_none_without_it(
     repository: Repository, schema: Schema
 ) -> None:
-    expected = [
-        ("pipeline/config.pbtxt", (12, 25, 12, 33)),
-        ("preprocess/config.pbtxt", (6, 11, 6, 19)),
-    ]
-    assert _refer('name: "PIX|ELS"', PREPROCESS, "preprocess", repository, schema) == expected
-    assert _refer('key: "PIX|ELS"', PIPELINE, "pipeline", repository, schema) == expected
-    # A tensor no ensemble maps has only its declaration, and none without it.
     assert repository.root is not None
     path = repository.root / "preprocess/config.pbtxt"
     marked = _marked('name: "SI|ZE"', PREPROCESS)
@@ -160,15 +151,42 @@ def test_a_model_tensors_references_are_the_map_keys_of_the_ensembles(
     assert references(*marked, schema, path, repository, include_declaration=False) == []
 
 
-def test_a_models_references_are_the_steps_naming_it(
-    repository: Repository, schema: Schema
+#: Where ``preprocess``'s output ``PIXELS`` is named: the ensemble's map key, the declaration.
+PIXELS_PLACES = [
+    ("pipeline/config.pbtxt", (12, 25, 12, 33)),
+    ("preprocess/config.pbtxt", (6, 11, 6, 19)),
+]
+#: Where ``preprocess`` is named: the ensemble's step, the model's own name.
+PREPROCESS_PLACES = [
+    ("pipeline/config.pbtxt", (9, 19, 9, 31)),
+    ("preprocess/config.pbtxt", (1, 7, 1, 19)),
+]
+
+
+@pytest.mark.parametrize(
+    ("needle", "text", "model", "expected"),
+    [
+        ('name: "PIX|ELS"', PREPROCESS, "preprocess", PIXELS_PLACES),
+        ('key: "PIX|ELS"', PIPELINE, "pipeline", PIXELS_PLACES),
+        ('name: "pre|process"', PREPROCESS, "preprocess", PREPROCESS_PLACES),
+        ('model_name: "pre|process"', PIPELINE, "pipeline", PREPROCESS_PLACES),
+    ],
+    ids=[
+        "a-model-tensor-from-its-declaration",
+        "a-model-tensor-from-an-ensembles-map-key",
+        "a-model-from-its-name",
+        "a-model-from-a-step-naming-it",
+    ],
+)
+def test_the_references_of_a_model_or_its_tensor_are_the_ensembles_naming_it(
+    needle: str,
+    text: str,
+    model: str,
+    expected: list[tuple[str, tuple[int, int, int, int]]],
+    repository: Repository,
+    schema: Schema,
 ) -> None:
-    expected = [
-        ("pipeline/config.pbtxt", (9, 19, 9, 31)),
-        ("preprocess/config.pbtxt", (1, 7, 1, 19)),
-    ]
-    assert _refer('name: "pre|process"', PREPROCESS, "preprocess", repository, schema) == expected
-    assert _refer('model_name: "pre|process"', PIPELINE, "pipeline", repository, schema) == expected
+    assert _refer(needle, text, model, repository, schema) == expected
 
 
 def test_the_edited_text_counts_not_the_file_on_disk(

@@ -8,25 +8,21 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from helpers import make_tree
-from lsp_session import CLASSIFIER, PIPELINE, PRE, SERVER, start
+from helpers import Files, make_tree
+from lsp_session import PROJECT_FILES, SERVER, start
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 
 @pytest.fixture
-def project(tmp_path: Path) -> Path:
+def project_files() -> Files:
+    """The files of the project's repository; a module may give its own."""
+    return PROJECT_FILES
+
+
+@pytest.fixture
+def project(tmp_path: Path, project_files: Files) -> Path:
     """The project folder (the editor's workspace folder); its repository is ``models``."""
-    make_tree(
-        tmp_path / "models",
-        {
-            "pre/config.pbtxt": PRE,
-            "pre/1/model.py": "",
-            "pipeline/config.pbtxt": PIPELINE,
-            "pipeline/1/.gitkeep": "",
-            "classifier/config.pbtxt": CLASSIFIER,
-            "classifier/1/model.onnx": "",
-        },
-    )
+    make_tree(tmp_path / "models", project_files)
     return tmp_path
 
 

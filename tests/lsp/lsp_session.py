@@ -43,19 +43,52 @@ max_batch_size: 8
 input [ { name: "INPUT" data_type: TYPE_FP32 dims: [ 3 ] } ]
 output [ { name: "OUTPUT" data_type: TYPE_FP32 dims: [ 10 ] } ]
 """
+#: The classifier with one finding: TL501 (a negative max_batch_size) at 2:16-2:18 (0-based).
+NEGATIVE_BATCH = CLASSIFIER.replace("max_batch_size: 8", "max_batch_size: -1")
+#: The classifier with one finding: TL101 (``dim`` for ``dims``) at 3:45-3:48 (0-based).
+MISSPELT_DIMS = CLASSIFIER.replace(" dims: [ 3 ]", " dim: [ 3 ]")
+#: Where the classifier's config is, below the project folder.
+CLASSIFIER_CONFIG = "models/classifier/config.pbtxt"
+#: The ensemble and the model it runs, as files of a repository (model files empty).
+ENSEMBLE_FILES: dict[str, str] = {
+    "pre/config.pbtxt": PRE,
+    "pre/1/model.py": "",
+    "pipeline/config.pbtxt": PIPELINE,
+    "pipeline/1/.gitkeep": "",
+}
+#: The project's repository: the ensemble, its model and the classifier.
+PROJECT_FILES: dict[str, str] = {
+    **ENSEMBLE_FILES,
+    "classifier/config.pbtxt": CLASSIFIER,
+    "classifier/1/model.onnx": "",
+}
 SERVER = [sys.executable, "-m", "tritonlint", "lsp"]
 
 
 def capabilities(
-    encodings: list[str] | None = None, snippets: bool = True, markdown: bool = True
+    encodings: list[str] | None = None,
+    snippets: bool = True,
+    markdown: bool = True,
+    pull: types.DiagnosticClientCapabilities | None = None,
+    refresh: bool = False,
 ) -> types.ClientCapabilities:
+    """An editor's capabilities; with ``pull`` it pulls diagnostics, with ``refresh`` it can
+    be told to pull again."""
     return types.ClientCapabilities(
         general=types.GeneralClientCapabilities(position_encodings=encodings),
-        workspace=types.WorkspaceClientCapabilities(configuration=True),
+        workspace=types.WorkspaceClientCapabilities(
+            configuration=True,
+            diagnostics=(
+                types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
+                if refresh
+                else None
+            ),
+        ),
         text_document=types.TextDocumentClientCapabilities(
             publish_diagnostics=types.PublishDiagnosticsClientCapabilities(
                 related_information=True, version_support=True, code_description_support=True
             ),
+            diagnostic=pull,
             completion=types.CompletionClientCapabilities(
                 completion_item=types.ClientCompletionItemOptions(
                     snippet_support=snippets,

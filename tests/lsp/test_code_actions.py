@@ -8,10 +8,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from lsp_session import CLASSIFIER, PIPELINE, PRE, until
+from lsp_documents import (
+    apply,
+    at,
+    change_document,
+    code_actions,
+    open_document,
+    opened,
+)
+from lsp_session import CLASSIFIER, CLASSIFIER_CONFIG, MISSPELT_DIMS, PIPELINE, PRE
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from test_server import apply, at, change_document, code_actions, codes, open_document
 
 pytestmark = pytest.mark.asyncio
 
@@ -25,10 +32,8 @@ TWO_ROUNDS = CLASSIFIER.replace('name: "classifier"', 'name: "classify"').replac
 async def test_a_finding_not_yet_published_has_its_actions(
     client: LanguageClient, project: Path
 ) -> None:
-    uri = open_document(client, project / "models/classifier/config.pbtxt", CLASSIFIER)
-    await until(lambda: codes(client, uri) == [])
-    text = CLASSIFIER.replace(" dims: [ 3 ]", " dim: [ 3 ]")
-    change_document(client, uri, text, 2)  # asked at once, before the check after typing
+    uri = await opened(client, project / CLASSIFIER_CONFIG, CLASSIFIER, [])
+    change_document(client, uri, MISSPELT_DIMS, 2)  # asked at once, before the check after typing
     actions = await code_actions(client, uri, at(3, 45, 3, 45))
     assert [a.title for a in actions] == [
         "Replace 'dim' with 'dims'",
@@ -44,8 +49,7 @@ async def test_a_fix_across_files_edits_the_other_files_current_text(
     pipeline_text = PIPELINE.replace('model_name: "pre"', 'model_name: "prep"')
     pipeline = open_document(client, project / "models/pipeline/config.pbtxt", pipeline_text)
     pre_text = PRE.replace('name: "pre"', 'name: "prep"')
-    uri = open_document(client, project / "models/pre/config.pbtxt", pre_text)
-    await until(lambda: codes(client, uri) == ["TL201"])
+    uri = await opened(client, project / "models/pre/config.pbtxt", pre_text, ["TL201"])
     # The ensemble gets a line at its top: the step's model_name moves a line down.
     edited = "# runs prep\n" + pipeline_text
     change_document(client, pipeline, edited, 2)
@@ -75,9 +79,8 @@ def fixed_by_the_command_line(project: Path, copy: Path, text: str) -> bytes:
 async def test_fix_all_gives_what_the_command_lines_fix_gives(
     client: LanguageClient, project: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
-    path = project / "models/classifier/config.pbtxt"
-    uri = open_document(client, path, TWO_ROUNDS)
-    await until(lambda: codes(client, uri) == ["TL010"])
+    path = project / CLASSIFIER_CONFIG
+    uri = await opened(client, path, TWO_ROUNDS, ["TL010"])
     (fix_all,) = await code_actions(client, uri, at(0, 0, 0, 0), ["source.fixAll"])
     assert fix_all.kind == "source.fixAll.tritonlint"
     assert fix_all.edit and fix_all.edit.changes and list(fix_all.edit.changes) == [uri]
@@ -94,18 +97,10 @@ async def test_fix_all_is_worked_out_when_asked_for_not_as_the_cursor_moves(
     client: LanguageClient, project: Path
 ) -> None:
     text = CLASSIFIER.replace('name: "classifier"', 'name: "classify"')
-    uri = open_document(client, project / "models/classifier/config.pbtxt", text)
-    await until(lambda: codes(client, uri) == ["TL201"])
+    uri = await opened(client, project / CLASSIFIER_CONFIG, text, ["TL201"])
 
     async def kinds(trigger: types.CodeActionTriggerKind) -> list[str | None]:
-        found = await client.text_document_code_action_async(
-            types.CodeActionParams(
-                text_document=types.TextDocumentIdentifier(uri=uri),
-                range=at(2, 0, 2, 0),
-                context=types.CodeActionContext(diagnostics=[], trigger_kind=trigger),
-            )
-        )
-        return [a.kind for a in found or [] if isinstance(a, types.CodeAction)]
+        return [a.kind for a in await code_actions(client, uri, at(2, 0, 2, 0), trigger=trigger)]
 
     assert await kinds(types.CodeActionTriggerKind.Automatic) == []
     assert await kinds(types.CodeActionTriggerKind.Invoked) == ["source.fixAll.tritonlint"]

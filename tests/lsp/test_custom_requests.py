@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lsp_documents import open_document
 from lsp_session import until
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
-from test_server import open_document
 
 from tritonlint import __version__
 from tritonlint.rules.registry import all_rules, by_code

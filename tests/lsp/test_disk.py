@@ -9,10 +9,18 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from helpers import make_tree
-from lsp_session import CLASSIFIER, SERVER, capabilities, start, until
+from lsp_documents import at, codes, opened, save
+from lsp_session import (
+    CLASSIFIER,
+    CLASSIFIER_CONFIG,
+    NEGATIVE_BATCH,
+    SERVER,
+    capabilities,
+    start,
+    until,
+)
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
-from test_server import at, codes
 
 pytestmark = pytest.mark.asyncio
 
@@ -29,6 +37,16 @@ def changed(client: LanguageClient, *changes: tuple[Path, types.FileChangeType])
 
 def messages(client: LanguageClient, uri: str) -> list[tuple[str, str, types.Range]]:
     return [(str(d.code), d.message, d.range) for d in client.diagnostics.get(uri, [])]
+
+
+async def delete_model_py(client: LanguageClient, project: Path) -> str:
+    """Delete ``pre``'s model file and wait for the finding on its config (TL217); its URI."""
+    model = project / "models/pre"
+    uri = (model / "config.pbtxt").as_uri()
+    (model / "1/model.py").unlink()
+    changed(client, (model / "1/model.py", Kind.Deleted))
+    await until(lambda: codes(client, uri) == ["TL217"])
+    return uri
 
 
 async def test_a_new_version_folder_clears_the_missing_version_finding(
@@ -48,11 +66,7 @@ async def test_a_new_version_folder_clears_the_missing_version_finding(
 async def test_deleting_the_model_file_reports_it_missing(
     client: LanguageClient, project: Path
 ) -> None:
-    model = project / "models/pre"
-    uri = (model / "config.pbtxt").as_uri()
-    (model / "1/model.py").unlink()
-    changed(client, (model / "1/model.py", Kind.Deleted))
-    await until(lambda: codes(client, uri) == ["TL217"])
+    uri = await delete_model_py(client, project)
     # Shown on the config's `name: "pre"`: the finding is about the model's folder.
     assert messages(client, uri) == [
         (
@@ -122,8 +136,8 @@ async def test_a_config_in_a_new_repository_checks_that_repository(
 async def test_a_config_changed_on_disk_is_checked_again(
     client: LanguageClient, project: Path
 ) -> None:
-    config = project / "models/classifier/config.pbtxt"
-    config.write_text(CLASSIFIER.replace("max_batch_size: 8", "max_batch_size: -1"))
+    config = project / CLASSIFIER_CONFIG
+    config.write_text(NEGATIVE_BATCH)
     changed(client, (config, Kind.Changed))
     await until(lambda: codes(client, config.as_uri()) == ["TL501"])
 
@@ -131,16 +145,11 @@ async def test_a_config_changed_on_disk_is_checked_again(
 async def test_an_open_documents_text_wins_over_its_file_changed_on_disk(
     client: LanguageClient, project: Path
 ) -> None:
-    from test_server import open_document
-
-    config = project / "models/classifier/config.pbtxt"
-    uri = open_document(client, config, CLASSIFIER)
-    await until(lambda: codes(client, uri) == [])
+    config = project / CLASSIFIER_CONFIG
+    uri = await opened(client, config, CLASSIFIER, [])
     config.write_text("max_batch_size: -1\n")
     changed(client, (config, Kind.Changed))
-    client.text_document_did_save(
-        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
-    )
+    save(client, uri)
     count = len(client.published)  # type: ignore[attr-defined]
     await until(lambda: len(client.published) > count)  # type: ignore[attr-defined]
     assert codes(client, uri) == []
@@ -149,11 +158,7 @@ async def test_an_open_documents_text_wins_over_its_file_changed_on_disk(
 async def test_a_settings_file_change_rechecks_with_the_new_options(
     client: LanguageClient, project: Path
 ) -> None:
-    model = project / "models/pre"
-    uri = (model / "config.pbtxt").as_uri()
-    (model / "1/model.py").unlink()
-    changed(client, (model / "1/model.py", Kind.Deleted))
-    await until(lambda: codes(client, uri) == ["TL217"])
+    uri = await delete_model_py(client, project)
     (project / ".tritonlint.toml").write_text('ignore = ["TL217"]\n')
     changed(client, (project / ".tritonlint.toml", Kind.Created))
     await until(lambda: codes(client, uri) == [])

@@ -8,10 +8,10 @@ import random
 from pathlib import Path
 
 import pytest
+from lsp_documents import apply, codes, open_document
 from lsp_session import CLASSIFIER, until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from test_server import apply, codes, open_document
 
 from tritonlint.engine import lint_text
 from tritonlint.format.api import format_text

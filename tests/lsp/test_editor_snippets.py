@@ -17,10 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from lsp_documents import at, open_document
 from lsp_session import start, until
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
-from test_server import at, open_document
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from helpers import make_tree
-from lsp_session import CLASSIFIER, PIPELINE, PRE, SERVER, capabilities, start
+from lsp_documents import apply, show, token_data
+from lsp_session import CLASSIFIER, PIPELINE, PRE, PROJECT_FILES, SERVER, capabilities, start
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
-from test_server import apply
 
 from tritonlint.document import parse_config
 from tritonlint.integrity import breakage_kind
@@ -36,12 +36,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     make_tree(
         folder / "models",
         {
-            "pre/config.pbtxt": PRE,
-            "pre/1/model.py": "",
-            "pipeline/config.pbtxt": PIPELINE,
-            "pipeline/1/.gitkeep": "",
-            "classifier/config.pbtxt": CLASSIFIER,
-            "classifier/1/model.onnx": "",
+            **PROJECT_FILES,
             "labeled/config.pbtxt": LABELED,
             "labeled/labels.txt": "cat\ndog\n",
             "labeled/1/model.onnx": "",
@@ -66,30 +61,6 @@ async def plain_client(lsp_client: LanguageClient, project: Path) -> AsyncIterat
     await lsp_client.shutdown_session()
 
 
-_versions: dict[str, int] = {}
-
-
-def show(client: LanguageClient, path: Path, text: str) -> types.TextDocumentIdentifier:
-    """Make ``text`` the editor's text of ``path`` (opening it the first time)."""
-    uri = path.as_uri()
-    version = _versions.get(uri, 0) + 1
-    _versions[uri] = version
-    if version == 1:
-        client.text_document_did_open(
-            types.DidOpenTextDocumentParams(
-                types.TextDocumentItem(uri=uri, language_id="pbtxt", version=1, text=text)
-            )
-        )
-    else:
-        client.text_document_did_change(
-            types.DidChangeTextDocumentParams(
-                types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                [types.TextDocumentContentChangeWholeDocument(text=text)],
-            )
-        )
-    return types.TextDocumentIdentifier(uri=uri)
-
-
 def utf16(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
@@ -110,6 +81,17 @@ async def complete(
     found = await client.text_document_completion_async(types.CompletionParams(document, position))
     assert isinstance(found, list)
     return found
+
+
+async def hover(
+    client: LanguageClient, document: types.TextDocumentIdentifier, position: P
+) -> types.Hover | None:
+    return await client.text_document_hover_async(types.HoverParams(document, position))
+
+
+def markdown_hover(value: str, where: types.Range) -> types.Hover:
+    """A hover of Markdown ``value`` over ``where``."""
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, value), where)
 
 
 # -- completion --------------------------------------------------------------------------------
@@ -172,13 +154,7 @@ async def test_enter_in_an_opened_list_of_messages_offers_an_element_not_a_field
 async def test_a_client_without_snippets_gets_the_text_without_tab_stops(
     plain_client: LanguageClient, project: Path
 ) -> None:
-    path = project / "models/classifier/config.pbtxt"
-    plain_client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            types.TextDocumentItem(path.as_uri(), "pbtxt", 1, CLASSIFIER + "dyn")
-        )
-    )
-    document = types.TextDocumentIdentifier(path.as_uri())
+    document = show(plain_client, project / "models/classifier/config.pbtxt", CLASSIFIER + "dyn")
     items = await complete(plain_client, document, P(5, 3))
     batching = next(item for item in items if item.label == "dynamic_batching")
     assert batching.insert_text_format == types.InsertTextFormat.PlainText
@@ -188,12 +164,8 @@ async def test_a_client_without_snippets_gets_the_text_without_tab_stops(
 async def test_a_client_without_markdown_gets_plain_documentation(
     plain_client: LanguageClient, project: Path
 ) -> None:
-    path = project / "models/labeled/config.pbtxt"
     text = LABELED + 'parameters { key: "execution_mode" value { string_value: "" } }\n'
-    plain_client.text_document_did_open(
-        types.DidOpenTextDocumentParams(types.TextDocumentItem(path.as_uri(), "pbtxt", 1, text))
-    )
-    document = types.TextDocumentIdentifier(path.as_uri())
+    document = show(plain_client, project / "models/labeled/config.pbtxt", text)
     items = await complete(plain_client, document, P(5, 58))
     assert [(item.label, item.documentation) for item in items] == [
         ("0", "sequential (the default)"),
@@ -285,15 +257,11 @@ async def test_completion_and_hover_of_the_backends_parameters(
     show(client, pre, PRE)
     text = CLASSIFIER + 'parameters { key: "execution_mode" value { string_value: "1" } }\n'
     classifier = show(client, project / "models/classifier/config.pbtxt", text)
-    found = await client.text_document_hover_async(types.HoverParams(classifier, P(5, 22)))
-    assert found == types.Hover(
-        contents=types.MarkupContent(
-            kind=types.MarkupKind.Markdown,
-            value="**execution_mode**: `integer`, a parameter of the onnxruntime backend\n\n"
-            "Whether the graph's nodes run one after another or in parallel.\n\n"
-            "Values: `0` sequential (the default); `1` parallel",
-        ),
-        range=span(5, 18, 5, 34),
+    assert await hover(client, classifier, P(5, 22)) == markdown_hover(
+        "**execution_mode**: `integer`, a parameter of the onnxruntime backend\n\n"
+        "Whether the graph's nodes run one after another or in parallel.\n\n"
+        "Values: `0` sequential (the default); `1` parallel",
+        span(5, 18, 5, 34),
     )
 
 
@@ -304,15 +272,11 @@ async def test_hover_shows_the_fields_meaning_as_markdown(
     client: LanguageClient, project: Path
 ) -> None:
     document = show(client, project / "models/pre/config.pbtxt", PRE)
-    found = await client.text_document_hover_async(types.HoverParams(document, P(2, 3)))
-    assert found == types.Hover(
-        contents=types.MarkupContent(
-            kind=types.MarkupKind.Markdown,
-            value="**max_batch_size**: `int32`\n\nThe largest batch the model accepts. Above 0 "
-            "the server adds a batch dimension in front of every input and output; 0 means the "
-            "model does not batch.\n\nDefault: `0`\n\nIn every release covered (Triton 2.19.0 on)",
-        ),
-        range=span(2, 0, 2, 14),
+    assert await hover(client, document, P(2, 3)) == markdown_hover(
+        "**max_batch_size**: `int32`\n\nThe largest batch the model accepts. Above 0 "
+        "the server adds a batch dimension in front of every input and output; 0 means the "
+        "model does not batch.\n\nDefault: `0`\n\nIn every release covered (Triton 2.19.0 on)",
+        span(2, 0, 2, 14),
     )
 
 
@@ -320,7 +284,7 @@ async def test_hover_over_a_step_model_shows_its_tensors(
     client: LanguageClient, project: Path
 ) -> None:
     document = show(client, project / "models/pipeline/config.pbtxt", PIPELINE)
-    found = await client.text_document_hover_async(types.HoverParams(document, P(8, 20)))
+    found = await hover(client, document, P(8, 20))
     assert found is not None and found.range == span(8, 18, 8, 23)
     assert isinstance(found.contents, types.MarkupContent)
     assert found.contents.value == (
@@ -332,7 +296,7 @@ async def test_hover_over_a_step_model_shows_its_tensors(
 async def test_hover_range_counts_utf16_units(client: LanguageClient, project: Path) -> None:
     document = show(client, project / "models/labeled/config.pbtxt", LABELED)
     start = where(LABELED, 3, "data_type")
-    found = await client.text_document_hover_async(types.HoverParams(document, start))
+    found = await hover(client, document, start)
     assert found is not None and found.range == span(3, start.character, 3, start.character + 9)
 
 
@@ -476,15 +440,11 @@ async def test_semantic_tokens_decode_to_the_words_of_the_text(
 ) -> None:
     text = 'input [ { name: "ÄPFEL😀" data_type: TYPE_FP32 } ]  # größe\nmax_batch_size: 4\n'
     document = show(client, project / "models/labeled/config.pbtxt", text)
-    found = await client.text_document_semantic_tokens_full_async(
-        types.SemanticTokensParams(document)
-    )
-    assert found is not None
+    data = await token_data(client, document.uri)
     declared = client.server_capabilities.semantic_tokens_provider  # type: ignore[attr-defined]
     assert isinstance(declared, types.SemanticTokensOptions) and declared.full
     names = declared.legend.token_types
     decoded, line, start = [], 0, 0
-    data = list(found.data)
     for index in range(0, len(data), 5):
         delta_line, delta_start, length, kind, modifiers = data[index : index + 5]
         start = start + delta_start if delta_line == 0 else delta_start

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from helpers import make_tree
+from helpers import Files
 from lsp_session import SERVER, capabilities, start, until
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
@@ -69,25 +69,14 @@ SHOWN = {
 
 
 @pytest.fixture
-def folders(tmp_path: Path) -> Path:
-    make_tree(tmp_path / "models", FOLDERS)
-    return tmp_path
+def project_files() -> Files:
+    return FOLDERS
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
-async def pushed(lsp_client: LanguageClient, folders: Path) -> AsyncIterator[None]:
-    await start(lsp_client, folders)
-    yield
-    await lsp_client.shutdown_session()
-
-
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
-async def pulling(lsp_client: LanguageClient, folders: Path) -> AsyncIterator[None]:
-    given = capabilities()
-    assert given.text_document is not None and given.workspace is not None
-    given.text_document.diagnostic = types.DiagnosticClientCapabilities()
-    given.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
-    await start(lsp_client, folders, given=given)
+async def pulling(lsp_client: LanguageClient, project: Path) -> AsyncIterator[None]:
+    given = capabilities(pull=types.DiagnosticClientCapabilities(), refresh=True)
+    await start(lsp_client, project, given=given)
     yield
     await lsp_client.shutdown_session()
 
@@ -115,29 +104,29 @@ def assert_no_folder(found: dict[str, list[types.Diagnostic]]) -> None:
 
 
 async def test_findings_about_folders_are_pushed_on_a_file_of_each_unopened(
-    pushed: LanguageClient, folders: Path
+    client: LanguageClient, project: Path
 ) -> None:
     def latest() -> dict[str, list[types.Diagnostic]]:
         return {
             p.uri: list(p.diagnostics)
-            for p in pushed.published  # type: ignore[attr-defined]
+            for p in client.published  # type: ignore[attr-defined]
         }
 
-    await until(lambda: shown(folders, latest()) >= SHOWN)
+    await until(lambda: shown(project, latest()) >= SHOWN)
     found = latest()
-    assert shown(folders, found) == SHOWN
-    template = (folders / "models/tmpl/config.pbtxt.template").as_uri()
+    assert shown(project, found) == SHOWN
+    template = (project / "models/tmpl/config.pbtxt.template").as_uri()
     (diagnostic,) = found[template]
     assert diagnostic.code == "TL223" and "fill the template in" in diagnostic.message
     assert diagnostic.range == types.Range(types.Position(0, 0), types.Position(0, 12))
-    (refused,) = found[(folders / "models/pipe/config.pbtxt").as_uri()]
+    (refused,) = found[(project / "models/pipe/config.pbtxt").as_uri()]
     (related,) = refused.related_information or []
-    assert related.location.uri == (folders / "models/weights/1/weights.bin").as_uri()
+    assert related.location.uri == (project / "models/weights/1/weights.bin").as_uri()
     assert_no_folder(found)
 
 
 async def test_a_workspace_pull_reports_the_files_that_show_folder_findings(
-    pulling: LanguageClient, folders: Path
+    pulling: LanguageClient, project: Path
 ) -> None:
     report = await pulling.workspace_diagnostic_async(
         types.WorkspaceDiagnosticParams(previous_result_ids=[])
@@ -147,22 +136,22 @@ async def test_a_workspace_pull_reports_the_files_that_show_folder_findings(
         for item in report.items
         if isinstance(item, types.WorkspaceFullDocumentDiagnosticReport)
     }
-    assert shown(folders, found) == SHOWN
+    assert shown(project, found) == SHOWN
     assert_no_folder(found)
     assert pulling.published == []  # type: ignore[attr-defined]
 
 
 async def test_a_workspace_pull_clears_the_template_once_the_model_has_its_config(
-    pulling: LanguageClient, folders: Path
+    pulling: LanguageClient, project: Path
 ) -> None:
-    template = (folders / "models/tmpl/config.pbtxt.template").as_uri()
+    template = (project / "models/tmpl/config.pbtxt.template").as_uri()
     first = await pulling.workspace_diagnostic_async(
         types.WorkspaceDiagnosticParams(previous_result_ids=[])
     )
     (held,) = [item for item in first.items if item.uri == template]
     assert isinstance(held, types.WorkspaceFullDocumentDiagnosticReport)
     assert [d.code for d in held.items] == ["TL223"] and held.result_id is not None
-    config = folders / "models/tmpl/config.pbtxt"
+    config = project / "models/tmpl/config.pbtxt"
     config.write_text('name: "tmpl"\nbackend: "python"\n')
     changed(pulling, (config, types.FileChangeType.Created))
     after = await pulling.workspace_diagnostic_async(

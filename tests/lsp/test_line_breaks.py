@@ -10,62 +10,59 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_session import CLASSIFIER, until
+from lsp_documents import (
+    apply,
+    at,
+    change_document,
+    code_actions,
+    codes,
+    edit_document,
+    finding_range,
+    formatted,
+    open_document,
+    opened,
+    token_data,
+)
+from lsp_session import CLASSIFIER_CONFIG, NEGATIVE_BATCH, until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from test_server import apply, at, change_document, code_actions, codes, open_document
 
 pytestmark = pytest.mark.asyncio
 
 #: A comment with characters that are no line end for LSP, before a finding on line 2.
-SEPARATED = CLASSIFIER.replace(
+SEPARATED = NEGATIVE_BATCH.replace(
     'name: "classifier"', 'name: "classifier"  # one\u2028two\fthree\x85four'
-).replace("max_batch_size: 8", "max_batch_size: -1")
+)
 
 
-def edit_document(
-    client: LanguageClient, uri: str, version: int, where: types.Range, text: str
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(SEPARATED, id="characters-that-end-no-lsp-line"),
+        pytest.param(
+            NEGATIVE_BATCH.replace('"classifier"\n', '"classifier"\r'),
+            id="a-lone-carriage-return-that-ends-an-lsp-line",
+        ),
+    ],
+)
+async def test_the_range_of_a_finding_after_the_line_breaks_is_exact(
+    client: LanguageClient, project: Path, text: str
 ) -> None:
-    """An incremental change: ``text`` in place of ``where``."""
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[types.TextDocumentContentChangePartial(range=where, text=text)],
-        )
-    )
-
-
-async def formatted(client: LanguageClient, uri: str) -> list[types.TextEdit]:
-    edits = await client.text_document_formatting_async(
-        types.DocumentFormattingParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            options=types.FormattingOptions(tab_size=2, insert_spaces=True),
-        )
-    )
-    return list(edits or [])
-
-
-async def test_characters_that_end_no_lsp_line_leave_the_range_of_a_later_finding_exact(
-    client: LanguageClient, project: Path
-) -> None:
-    uri = open_document(client, project / "models/classifier/config.pbtxt", SEPARATED)
-    await until(lambda: codes(client, uri) == ["TL501"])
-    assert client.diagnostics[uri][0].range == at(2, 16, 2, 18)
+    assert await finding_range(client, project, text, "TL501") == at(2, 16, 2, 18)
 
 
 async def test_an_incremental_edit_after_them_is_applied_where_the_editor_made_it(
     client: LanguageClient, project: Path
 ) -> None:
     text = 'name: "classifier"  # one\u2028two\fthree\x85four\nbackend :  "onnxruntime"\n'
-    uri = open_document(
-        client, project / "models/classifier/config.pbtxt", text + "max_batch_size: -1\n"
+    uri = await opened(
+        client, project / CLASSIFIER_CONFIG, text + "max_batch_size: -1\n", ["TL501"]
     )
-    await until(lambda: codes(client, uri) == ["TL501"])
     edit_document(client, uri, 2, at(2, 16, 2, 18), "4")
     await until(lambda: codes(client, uri) == [])
     # The server's text is the editor's: its formatting edits, applied to the editor's
     # text, give the formatted text.
-    edits = await formatted(client, uri)
+    edits = await formatted(client, uri) or []
     assert [e.range for e in edits] == [at(1, 0, 2, 0)]
     assert apply(text + "max_batch_size: 4\n", edits) == (
         'name: "classifier"  # one\u2028two\fthree\x85four\n'
@@ -77,9 +74,7 @@ async def test_an_incremental_edit_after_them_is_applied_where_the_editor_made_i
 async def test_an_edit_past_the_end_of_the_last_line_is_applied_at_its_end(
     client: LanguageClient, project: Path
 ) -> None:
-    text = CLASSIFIER.replace("max_batch_size: 8", "max_batch_size: -1").rstrip("\n")
-    uri = open_document(client, project / "models/classifier/config.pbtxt", text)
-    await until(lambda: codes(client, uri) == ["TL501"])
+    uri = await opened(client, project / CLASSIFIER_CONFIG, NEGATIVE_BATCH.rstrip("\n"), ["TL501"])
     edit_document(client, uri, 2, at(4, 200, 4, 200), "\nmax_batch_size: 4")
     # Written after the last line, the second max_batch_size overrides the first.
     await until(lambda: codes(client, uri) == ["TL107"])
@@ -87,25 +82,11 @@ async def test_an_edit_past_the_end_of_the_last_line_is_applied_at_its_end(
     assert found.range.start.line == 5
 
 
-async def test_a_lone_carriage_return_ends_an_lsp_line(
-    client: LanguageClient, project: Path
-) -> None:
-    text = CLASSIFIER.replace('"classifier"\n', '"classifier"\r').replace(
-        "max_batch_size: 8", "max_batch_size: -1"
-    )
-    uri = open_document(client, project / "models/classifier/config.pbtxt", text)
-    await until(lambda: codes(client, uri) == ["TL501"])
-    assert client.diagnostics[uri][0].range == at(2, 16, 2, 18)
-
-
 async def test_disabling_a_finding_after_a_lone_carriage_return_comments_the_engines_line(
     client: LanguageClient, project: Path
 ) -> None:
-    text = CLASSIFIER.replace('"onnxruntime"\n', '"onnxruntime"\r').replace(
-        "max_batch_size: 8", "max_batch_size: -1"
-    )
-    uri = open_document(client, project / "models/classifier/config.pbtxt", text)
-    await until(lambda: codes(client, uri) == ["TL501"])
+    text = NEGATIVE_BATCH.replace('"onnxruntime"\n', '"onnxruntime"\r')
+    uri = await opened(client, project / CLASSIFIER_CONFIG, text, ["TL501"])
     assert client.diagnostics[uri][0].range == at(2, 16, 2, 18)
     actions = await code_actions(client, uri, at(2, 17, 2, 17))
     line = next(a for a in actions if a.title == "Disable TL501 for this line")
@@ -120,10 +101,6 @@ async def test_a_comment_running_past_a_lone_carriage_return_is_one_token_on_its
     client: LanguageClient, project: Path
 ) -> None:
     text = "# one\rtwo\nmax_batch_size: 4\n"
-    uri = open_document(client, project / "models/classifier/config.pbtxt", text)
-    found = await client.text_document_semantic_tokens_full_async(
-        types.SemanticTokensParams(types.TextDocumentIdentifier(uri=uri))
-    )
-    assert found is not None
+    uri = open_document(client, project / CLASSIFIER_CONFIG, text)
     # A comment at 0:0 (5 long), cut at its line's end; on line 2 the field name and number.
-    assert list(found.data) == [0, 0, 5, 5, 0, 2, 0, 14, 0, 0, 0, 16, 1, 4, 0]
+    assert await token_data(client, uri) == [0, 0, 5, 5, 0, 2, 0, 14, 0, 0, 0, 16, 1, 4, 0]

@@ -11,11 +11,12 @@ import onnx
 import pytest
 import pytest_lsp
 from helpers import make_tree
+from lsp_documents import show
 from lsp_session import SERVER, capabilities, start
 from lsprotocol import types
 from onnx import TensorProto, helper
 from pytest_lsp import ClientServerConfig, LanguageClient
-from test_features import complete, span
+from test_features import complete, hover, span
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -100,30 +101,6 @@ async def plain_client(lsp_client: LanguageClient, project: Path) -> AsyncIterat
     await lsp_client.shutdown_session()
 
 
-_versions: dict[tuple[int, str], int] = {}
-
-
-def show(client: LanguageClient, path: Path, text: str) -> types.TextDocumentIdentifier:
-    """Make ``text`` the text of ``path`` in ``client``'s editor (opening it the first time)."""
-    uri = path.as_uri()
-    version = _versions.get((id(client), uri), 0) + 1
-    _versions[(id(client), uri)] = version
-    if version == 1:
-        client.text_document_did_open(
-            types.DidOpenTextDocumentParams(
-                types.TextDocumentItem(uri=uri, language_id="pbtxt", version=1, text=text)
-            )
-        )
-    else:
-        client.text_document_did_change(
-            types.DidChangeTextDocumentParams(
-                types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                [types.TextDocumentContentChangeWholeDocument(text=text)],
-            )
-        )
-    return types.TextDocumentIdentifier(uri=uri)
-
-
 def at_mark(marked: str) -> tuple[str, P]:
     """The text without its ``|`` mark, and the mark's position (ASCII text)."""
     index = marked.index("|")
@@ -134,7 +111,7 @@ def at_mark(marked: str) -> tuple[str, P]:
 
 async def hover_text(client: LanguageClient, path: Path, text: str, position: P) -> str | None:
     document = show(client, path, text)
-    found = await client.text_document_hover_async(types.HoverParams(document, position))
+    found = await hover(client, document, position)
     if found is None:
         return None
     assert isinstance(found.contents, types.MarkupContent)
@@ -270,65 +247,74 @@ async def test_hover_over_an_input_shows_the_models_declaration(
     )
 
 
-async def test_hover_over_a_shape_the_model_does_not_have(
-    client: LanguageClient, project: Path
+@pytest.mark.parametrize(
+    ("text", "comparison"),
+    [
+        pytest.param(
+            CLASSIFIER.replace("dims: [ 3, 224, 224 ]", "dims: [ 3, 224 ]").replace(
+                "max_batch_size: 8", "max_batch_size: 0"
+            ),
+            "Differs from the config:\n"
+            "- shape: the config's [3, 224] has 2 dimensions, the model file's 4",
+            id="a-shape-the-model-does-not-have",
+        ),
+        pytest.param(
+            CLASSIFIER.replace('"images" data_type: TYPE_FP32', '"images"'),
+            "Matches the config.",
+            id="no-data-type-where-none-is-written",
+        ),
+    ],
+)
+async def test_hover_compares_the_config_with_the_model_file(
+    client: LanguageClient, project: Path, text: str, comparison: str
 ) -> None:
-    text = CLASSIFIER.replace("dims: [ 3, 224, 224 ]", "dims: [ 3, 224 ]").replace(
-        "max_batch_size: 8", "max_batch_size: 0"
-    )
     found = await hover_text(client, project / "models/classifier/config.pbtxt", text, P(4, 13))
     assert found is not None
-    assert found.split("\n\n")[2] == (
-        "Differs from the config:\n"
-        "- shape: the config's [3, 224] has 2 dimensions, the model file's 4"
-    )
+    assert found.split("\n\n")[2] == comparison
 
 
-async def test_hover_compares_no_data_type_where_none_is_written(
-    client: LanguageClient, project: Path
+@pytest.mark.parametrize(
+    ("model", "text", "position", "expected"),
+    [
+        pytest.param(
+            "classifier",
+            CLASSIFIER.replace('"scores"', '"logits"'),
+            P(7, 17),
+            "`logits` is not an output of the model file, ONNX `1/model.onnx` (version 1). "
+            "Its outputs: `scores`\n\n" + NAME_FIELD,
+            id="a-name-the-model-does-not-have",
+        ),
+        pytest.param(
+            "encoder",
+            ENCODER,
+            P(5, 13),
+            "**Model file**: TorchScript `1/model.pt` (version 1)\n\n"
+            "- name: `attention_mask` (input 1, matched by the index in the config's name, "
+            "`<name>__1`)\n"
+            "- element type: `Tensor` (TorchScript gives no element type)\n"
+            "- shape: unknown\n\n"
+            "The file gives no element type or shape to compare.\n\n" + NAME_FIELD,
+            id="a-torchscript-input-named-by-index",
+        ),
+        pytest.param(
+            "junk",
+            JUNK,
+            P(2, 18),
+            "The model file, ONNX `1/model.onnx` (version 1), could not be read: the ONNX "
+            "model is a text file, not in ONNX's format\n\n" + NAME_FIELD,
+            id="a-model-file-that-could-not-be-read",
+        ),
+        pytest.param(
+            "placeholder",
+            PLACEHOLDER + 'input [ { name: "x" } ]\n',
+            P(3, 18),
+            NAME_FIELD,
+            id="an-input-with-a-placeholder-model-file",
+        ),
+    ],
+)
+async def test_hover_over_a_tensor_name(
+    client: LanguageClient, project: Path, model: str, text: str, position: P, expected: str
 ) -> None:
-    text = CLASSIFIER.replace('"images" data_type: TYPE_FP32', '"images"')
-    found = await hover_text(client, project / "models/classifier/config.pbtxt", text, P(4, 13))
-    assert found is not None and found.split("\n\n")[2] == "Matches the config."
-
-
-async def test_hover_over_a_name_the_model_does_not_have(
-    client: LanguageClient, project: Path
-) -> None:
-    text = CLASSIFIER.replace('"scores"', '"logits"')
-    assert await hover_text(client, project / "models/classifier/config.pbtxt", text, P(7, 17)) == (
-        "`logits` is not an output of the model file, ONNX `1/model.onnx` (version 1). "
-        "Its outputs: `scores`\n\n" + NAME_FIELD
-    )
-
-
-async def test_hover_over_a_torchscript_input_named_by_index(
-    client: LanguageClient, project: Path
-) -> None:
-    found = await hover_text(client, project / "models/encoder/config.pbtxt", ENCODER, P(5, 13))
-    assert found == (
-        "**Model file**: TorchScript `1/model.pt` (version 1)\n\n"
-        "- name: `attention_mask` (input 1, matched by the index in the config's name, "
-        "`<name>__1`)\n"
-        "- element type: `Tensor` (TorchScript gives no element type)\n"
-        "- shape: unknown\n\n"
-        "The file gives no element type or shape to compare.\n\n" + NAME_FIELD
-    )
-
-
-async def test_hover_says_why_a_model_file_could_not_be_read(
-    client: LanguageClient, project: Path
-) -> None:
-    found = await hover_text(client, project / "models/junk/config.pbtxt", JUNK, P(2, 18))
-    assert found == (
-        "The model file, ONNX `1/model.onnx` (version 1), could not be read: the ONNX model is "
-        "a text file, not in ONNX's format\n\n" + NAME_FIELD
-    )
-
-
-async def test_hover_over_an_input_with_a_placeholder_model_file(
-    client: LanguageClient, project: Path
-) -> None:
-    text = PLACEHOLDER + 'input [ { name: "x" } ]\n'
-    found = await hover_text(client, project / "models/placeholder/config.pbtxt", text, P(3, 18))
-    assert found == NAME_FIELD
+    path = project / f"models/{model}/config.pbtxt"
+    assert await hover_text(client, path, text, position) == expected

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from helpers import make_tree
+from lsp_documents import code_actions, codes, open_document
 from lsp_session import SERVER, capabilities, start, until
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
-from test_server import code_actions, codes, open_document
 
 pytestmark = pytest.mark.asyncio
 

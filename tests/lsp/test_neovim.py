@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 from helpers import make_tree
-from lsp_session import PIPELINE, PRE
+from lsp_session import ENSEMBLE_FILES
 from test_editor_snippets import BROKEN, blocks_by_editor
 
 #: The version ``vim.lsp.config`` came with.
@@ -169,15 +169,7 @@ def test_with_the_neovim_0_11_snippet_an_edited_model_breaks_the_open_ensemble(
     tmp_path: Path,
 ) -> None:
     nvim = neovim_for("0.11")
-    make_tree(
-        tmp_path / "models",
-        {
-            "pre/config.pbtxt": PRE,
-            "pre/1/model.py": "",
-            "pipeline/config.pbtxt": PIPELINE,
-            "pipeline/1/.gitkeep": "",
-        },
-    )
+    make_tree(tmp_path / "models", ENSEMBLE_FILES)
     (tmp_path / ".tritonlint.toml").write_text("")
     ensemble = tmp_path / "models/pipeline/config.pbtxt"
     model = tmp_path / "models/pre/config.pbtxt"

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
+from lsp_documents import at, change_document, codes, open_document
 from lsp_session import CLASSIFIER, PRE, SERVER, capabilities, start, until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from test_server import at, change_document, codes, open_document
 
 pytestmark = pytest.mark.asyncio
 
@@ -29,12 +29,9 @@ async def pulling(lsp_client: LanguageClient, project: Path) -> AsyncIterator[No
 
     features[types.WORKSPACE_DIAGNOSTIC_REFRESH] = refresh
 
-    given = capabilities()
-    assert given.text_document is not None and given.workspace is not None
-    given.text_document.diagnostic = types.DiagnosticClientCapabilities(
-        related_document_support=True
+    given = capabilities(
+        pull=types.DiagnosticClientCapabilities(related_document_support=True), refresh=True
     )
-    given.workspace.diagnostics = types.DiagnosticWorkspaceClientCapabilities(refresh_support=True)
     lsp_client.result = await start(lsp_client, project, given=given)  # type: ignore[attr-defined]
     yield
     await lsp_client.shutdown_session()

@@ -10,21 +10,17 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
+from lsp_documents import at, change_document, open_document
 from lsp_session import PIPELINE, PRE, SERVER, capabilities, start, until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from test_server import at, change_document, open_document
 
 pytestmark = pytest.mark.asyncio
 
 
 @pytest_lsp.fixture(config=pytest_lsp.ClientServerConfig(server_command=SERVER))
 async def no_refresh(lsp_client: LanguageClient, project: Path) -> AsyncIterator[None]:
-    given = capabilities()
-    assert given.text_document is not None
-    given.text_document.diagnostic = types.DiagnosticClientCapabilities(
-        related_document_support=True
-    )
+    given = capabilities(pull=types.DiagnosticClientCapabilities(related_document_support=True))
     lsp_client.result = await start(lsp_client, project, given=given)  # type: ignore[attr-defined]
     yield
     await lsp_client.shutdown_session()

@@ -9,21 +9,15 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_session import CLASSIFIER, SERVER, capabilities, start, until
+from lsp_documents import change_document, open_document, pulled, save
+from lsp_session import CLASSIFIER, CLASSIFIER_CONFIG, SERVER, capabilities, start, until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from test_server import change_document, open_document
 
 pytestmark = pytest.mark.asyncio
 
 #: The classifier with one finding: TL105 (an unknown data type) at 3:35-3:47 (0-based).
 BROKEN = CLASSIFIER.replace("TYPE_FP32", "TYPE_FLOAT32", 1)
-
-
-def save(client: LanguageClient, uri: str) -> None:
-    client.text_document_did_save(
-        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
-    )
 
 
 @pytest_lsp.fixture(config=pytest_lsp.ClientServerConfig(server_command=SERVER))
@@ -37,10 +31,7 @@ async def pushed(lsp_client: LanguageClient, project: Path) -> AsyncIterator[Non
 @pytest_lsp.fixture(config=pytest_lsp.ClientServerConfig(server_command=SERVER))
 async def pulling(lsp_client: LanguageClient, project: Path) -> AsyncIterator[None]:
     lsp_client.set_configuration({"run": "onSave"}, section="tritonlint")
-    given = capabilities()
-    assert given.text_document is not None
-    given.text_document.diagnostic = types.DiagnosticClientCapabilities()
-    await start(lsp_client, project, given=given)
+    await start(lsp_client, project, given=capabilities(pull=types.DiagnosticClientCapabilities()))
     yield
     await lsp_client.shutdown_session()
 
@@ -49,7 +40,7 @@ async def test_typing_publishes_nothing_until_the_document_is_saved(
     pushed: LanguageClient, project: Path
 ) -> None:
     published: list[types.PublishDiagnosticsParams] = pushed.published  # type: ignore[attr-defined]
-    uri = open_document(pushed, project / "models/classifier/config.pbtxt", CLASSIFIER)
+    uri = open_document(pushed, project / CLASSIFIER_CONFIG, CLASSIFIER)
     await until(lambda: any(p.uri == uri for p in published))
     assert [d.code for d in published[-1].diagnostics] == []
     change_document(pushed, uri, BROKEN, 2)
@@ -65,14 +56,10 @@ async def test_typing_publishes_nothing_until_the_document_is_saved(
 async def test_a_pull_answers_for_the_text_as_last_saved(
     pulling: LanguageClient, project: Path
 ) -> None:
-    uri = open_document(pulling, project / "models/classifier/config.pbtxt", CLASSIFIER)
+    uri = open_document(pulling, project / CLASSIFIER_CONFIG, CLASSIFIER)
 
     async def pull() -> list[str]:
-        report = await pulling.text_document_diagnostic_async(
-            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
-        )
-        assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
-        return [str(d.code) for d in report.items]
+        return [str(d.code) for d in await pulled(pulling, uri)]
 
     assert await pull() == []
     change_document(pulling, uri, BROKEN, 2)

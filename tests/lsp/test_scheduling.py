@@ -13,10 +13,17 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_session import CLASSIFIER, PRE, SERVER, start, until
-from lsprotocol import types
+from lsp_documents import (
+    at,
+    change_document,
+    codes,
+    edit_document,
+    open_document,
+    opened,
+    save,
+)
+from lsp_session import CLASSIFIER, CLASSIFIER_CONFIG, PRE, SERVER, start, until
 from pytest_lsp import ClientServerConfig, LanguageClient
-from test_server import change_document, codes, open_document
 
 pytestmark = pytest.mark.asyncio
 
@@ -48,32 +55,19 @@ def with_unknown_field(text: str, version: int) -> str:
 async def test_the_server_syncs_documents_incrementally(
     client: LanguageClient, project: Path
 ) -> None:
-    path = project / "models/classifier/config.pbtxt"
-    uri = open_document(client, path, CLASSIFIER)
-    await until(lambda: codes(client, uri) == [])
+    uri = await opened(client, project / CLASSIFIER_CONFIG, CLASSIFIER, [])
     line = CLASSIFIER.split("\n").index("max_batch_size: 8")
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
-            content_changes=[
-                types.TextDocumentContentChangePartial(
-                    range=types.Range(types.Position(line, 16), types.Position(line, 17)),
-                    text="-1",
-                )
-            ],
-        )
-    )
+    edit_document(client, uri, 2, at(line, 16, line, 17), "-1")
     await until(lambda: versions(client, uri)[-1] == 2)
     assert codes(client, uri) == ["TL501"]
     (found,) = client.diagnostics[uri]
-    assert found.range == types.Range(types.Position(line, 16), types.Position(line, 18))
+    assert found.range == at(line, 16, line, 18)
 
 
 async def test_a_burst_of_edits_ends_with_the_last_versions_diagnostics(
     client: LanguageClient, project: Path
 ) -> None:
-    uri = open_document(client, project / "models/classifier/config.pbtxt", CLASSIFIER)
-    await until(lambda: codes(client, uri) == [])
+    uri = await opened(client, project / CLASSIFIER_CONFIG, CLASSIFIER, [])
     for version in range(2, 12):
         change_document(client, uri, with_unknown_field(CLASSIFIER, version), version)
     await until(lambda: versions(client, uri)[-1] == 11)
@@ -89,7 +83,7 @@ async def test_edits_made_while_checks_run_are_published_in_order(
     checking the one before): the publications never go back to an older version, and the
     last one is of the last text."""
     text = large_config(400)
-    uri = open_document(client, project / "models/classifier/config.pbtxt", text)
+    uri = open_document(client, project / CLASSIFIER_CONFIG, text)
     await until(lambda: versions(client, uri) == [1])
     rng = random.Random(1)
     for version in range(2, 30):
@@ -106,7 +100,7 @@ async def test_edits_of_two_documents_each_end_with_their_last_version(
     client: LanguageClient, project: Path
 ) -> None:
     pre = open_document(client, project / "models/pre/config.pbtxt", PRE)
-    classifier = open_document(client, project / "models/classifier/config.pbtxt", CLASSIFIER)
+    classifier = open_document(client, project / CLASSIFIER_CONFIG, CLASSIFIER)
     await until(lambda: codes(client, pre) == [] and codes(client, classifier) == [])
     for version in range(2, 10):
         change_document(client, pre, with_unknown_field(PRE, version), version)
@@ -134,13 +128,11 @@ async def slow_client(lsp_client: LanguageClient, project: Path) -> AsyncIterato
 async def test_the_debounce_delays_an_edits_check_but_not_a_saves(
     slow_client: LanguageClient, project: Path
 ) -> None:
-    uri = open_document(slow_client, project / "models/classifier/config.pbtxt", CLASSIFIER)
+    uri = open_document(slow_client, project / CLASSIFIER_CONFIG, CLASSIFIER)
     await until(lambda: versions(slow_client, uri) == [1])
     change_document(slow_client, uri, with_unknown_field(CLASSIFIER, 2), 2)
     await asyncio.sleep(0.5)  # long enough for a check, far shorter than the debounce
     assert versions(slow_client, uri) == [1]
-    slow_client.text_document_did_save(
-        types.DidSaveTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
-    )
+    save(slow_client, uri)
     await until(lambda: versions(slow_client, uri) == [1, 2])
     assert "unknown_2" in messages(slow_client, uri)[0]

@@ -3,81 +3,44 @@
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 
 import pytest
-from lsp_session import CLASSIFIER, PIPELINE, PRE, until
+from lsp_documents import (
+    apply,
+    at,
+    change_document,
+    code_actions,
+    codes,
+    finding_range,
+    formatted,
+    open_document,
+    opened,
+)
+from lsp_session import (
+    CLASSIFIER,
+    CLASSIFIER_CONFIG,
+    MISSPELT_DIMS,
+    NEGATIVE_BATCH,
+    PIPELINE,
+    PRE,
+    until,
+)
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 pytestmark = pytest.mark.asyncio
 
 URL = "https://github.com/tritonlint/tritonlint/blob/main/docs/rules.md"
-
-
-def offset(text: str, position: types.Position, encoding: str = "utf-16") -> int:
-    """The index into ``text`` of an LSP position, lines ending at ``\n``, ``\r\n`` or ``\r``
-    (written here, apart from the server's)."""
-    starts = [0, *(found.end() for found in re.finditer("\r\n|\r|\n", text))]
-    index, units = starts[position.line], 0
-    while units < position.character:
-        char = text[index]
-        units += len(char.encode("utf-16-le")) // 2 if encoding == "utf-16" else 1
-        index += 1
-    return index
-
-
-def apply(text: str, edits: list[types.TextEdit], encoding: str = "utf-16") -> str:
-    """``text`` after the edits (given on the original text, as LSP has them)."""
-    spans = sorted(
-        (
-            (offset(text, e.range.start, encoding), offset(text, e.range.end, encoding), e.new_text)
-            for e in edits
-        ),
-        reverse=True,
-    )
-    for start, end, new_text in spans:
-        text = text[:start] + new_text + text[end:]
-    return text
-
-
-def open_document(client: LanguageClient, path: Path, text: str, version: int = 1) -> str:
-    uri = path.as_uri()
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=uri, language_id="pbtxt", version=version, text=text
-            )
-        )
-    )
-    return uri
-
-
-def change_document(client: LanguageClient, uri: str, text: str, version: int) -> None:
-    client.text_document_did_change(
-        types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
-            content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
-        )
-    )
-
-
-def codes(client: LanguageClient, uri: str) -> list[str] | None:
-    found = client.diagnostics.get(uri)
-    return None if found is None else [str(d.code) for d in found]
-
-
-def at(line: int, character: int, end_line: int, end_character: int) -> types.Range:
-    return types.Range(types.Position(line, character), types.Position(end_line, end_character))
+#: A misspelt ``dims`` after a name of 3 code points and 4 UTF-16 code units ("模型😀"):
+#: ``dim`` starts at code point 43, unit 44.
+WIDE_NAME = MISSPELT_DIMS.replace('name: "INPUT"', 'name: "模型😀"')
 
 
 async def test_open_publishes_the_findings_of_the_editors_text(
     client: LanguageClient, project: Path
 ) -> None:
-    text = CLASSIFIER.replace("max_batch_size: 8", "max_batch_size: -1")
-    uri = open_document(client, project / "models/classifier/config.pbtxt", text)
-    await until(lambda: codes(client, uri) == ["TL501"])
+    uri = await opened(client, project / CLASSIFIER_CONFIG, NEGATIVE_BATCH, ["TL501"])
     assert list(client.diagnostics[uri]) == [
         types.Diagnostic(
             range=at(2, 16, 2, 18),
@@ -93,34 +56,23 @@ async def test_open_publishes_the_findings_of_the_editors_text(
 async def test_columns_count_utf16_code_units_after_non_ascii_text(
     client: LanguageClient, project: Path
 ) -> None:
-    # "模型😀" is 3 code points but 4 UTF-16 code units: `dim` starts at code point 43, unit 44.
-    text = CLASSIFIER.replace('name: "INPUT"', 'name: "模型😀"').replace(
-        " dims: [ 3 ]", " dim: [ 3 ]"
-    )
-    uri = open_document(client, project / "models/classifier/config.pbtxt", text)
-    await until(lambda: codes(client, uri) == ["TL101"])
+    uri = await opened(client, project / CLASSIFIER_CONFIG, WIDE_NAME, ["TL101"])
     (found,) = client.diagnostics[uri]
-    assert text.split("\n")[3].index(" dim:") + 1 == 43
+    assert WIDE_NAME.split("\n")[3].index(" dim:") + 1 == 43
     assert found.range == at(3, 44, 3, 47)
 
 
 async def test_columns_count_code_points_for_a_utf32_client(
     client_utf32: LanguageClient, project: Path
 ) -> None:
-    text = CLASSIFIER.replace('name: "INPUT"', 'name: "模型😀"').replace(
-        " dims: [ 3 ]", " dim: [ 3 ]"
-    )
-    uri = open_document(client_utf32, project / "models/classifier/config.pbtxt", text)
-    await until(lambda: codes(client_utf32, uri) == ["TL101"])
-    assert client_utf32.diagnostics[uri][0].range == at(3, 43, 3, 46)
+    assert await finding_range(client_utf32, project, WIDE_NAME, "TL101") == at(3, 43, 3, 46)
 
 
 async def test_editing_a_model_republishes_its_ensemble(
     client: LanguageClient, project: Path
 ) -> None:
     pipeline = (project / "models/pipeline/config.pbtxt").as_uri()
-    uri = open_document(client, project / "models/pre/config.pbtxt", PRE)
-    await until(lambda: codes(client, uri) == [])
+    uri = await opened(client, project / "models/pre/config.pbtxt", PRE, [])
     assert codes(client, pipeline) is None  # clean, and not open: nothing to publish
     change_document(client, uri, PRE.replace('name: "PIXELS"', 'name: "IMAGE"'), 2)
     await until(lambda: codes(client, pipeline) == ["TL713"])
@@ -141,9 +93,7 @@ async def test_editing_a_model_republishes_its_ensemble(
 
 
 async def test_only_the_newest_version_is_published(client: LanguageClient, project: Path) -> None:
-    path = project / "models/classifier/config.pbtxt"
-    uri = open_document(client, path, CLASSIFIER)
-    await until(lambda: codes(client, uri) == [])
+    uri = await opened(client, project / CLASSIFIER_CONFIG, CLASSIFIER, [])
     for version in range(2, 7):
         change_document(
             client,
@@ -157,9 +107,7 @@ async def test_only_the_newest_version_is_published(client: LanguageClient, proj
 
 
 async def test_closing_goes_back_to_the_file_on_disk(client: LanguageClient, project: Path) -> None:
-    uri = open_document(
-        client, project / "models/classifier/config.pbtxt", "name: 1\n" + CLASSIFIER
-    )
+    uri = open_document(client, project / CLASSIFIER_CONFIG, "name: 1\n" + CLASSIFIER)
     await until(lambda: bool(codes(client, uri)))
     client.text_document_did_close(
         types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri))
@@ -168,25 +116,11 @@ async def test_closing_goes_back_to_the_file_on_disk(client: LanguageClient, pro
     assert list(client.diagnostics[uri]) == []
 
 
-async def code_actions(
-    client: LanguageClient, uri: str, where: types.Range, only: list[str] | None = None
-) -> list[types.CodeAction]:
-    found = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=where,
-            context=types.CodeActionContext(diagnostics=[], only=only),
-        )
-    )
-    return [a for a in found or [] if isinstance(a, types.CodeAction)]
-
-
 async def test_code_actions_offer_the_fix_and_the_suppressions(
     client: LanguageClient, project: Path
 ) -> None:
-    text = CLASSIFIER.replace(" dims: [ 3 ]", " dim: [ 3 ]")
-    uri = open_document(client, project / "models/classifier/config.pbtxt", text)
-    await until(lambda: codes(client, uri) == ["TL101"])
+    text = MISSPELT_DIMS
+    uri = await opened(client, project / CLASSIFIER_CONFIG, text, ["TL101"])
     actions = await code_actions(client, uri, at(3, 45, 3, 45))
     assert [(a.title, a.kind, a.is_preferred) for a in actions] == [
         ("Replace 'dim' with 'dims'", types.CodeActionKind.QuickFix, None),
@@ -204,22 +138,17 @@ async def test_code_actions_offer_the_fix_and_the_suppressions(
 async def test_a_suppression_from_a_code_action_silences_the_finding(
     client: LanguageClient, project: Path
 ) -> None:
-    text = CLASSIFIER.replace(" dims: [ 3 ]", " dim: [ 3 ]")
-    uri = open_document(client, project / "models/classifier/config.pbtxt", text)
-    await until(lambda: codes(client, uri) == ["TL101"])
+    uri = await opened(client, project / CLASSIFIER_CONFIG, MISSPELT_DIMS, ["TL101"])
     actions = await code_actions(client, uri, at(3, 45, 3, 45))
     line = next(a for a in actions if a.title == "Disable TL101 for this line")
     assert line.edit and line.edit.changes
-    change_document(client, uri, apply(text, list(line.edit.changes[uri])), 2)
+    change_document(client, uri, apply(MISSPELT_DIMS, list(line.edit.changes[uri])), 2)
     await until(lambda: codes(client, uri) == [])
 
 
 async def test_fix_all_applies_the_safe_fixes(client: LanguageClient, project: Path) -> None:
-    text = CLASSIFIER.replace('name: "classifier"', 'name: "classify"').replace(
-        " dims: [ 3 ]", " dim: [ 3 ]"
-    )
-    uri = open_document(client, project / "models/classifier/config.pbtxt", text)
-    await until(lambda: codes(client, uri) == ["TL201", "TL101"])
+    text = MISSPELT_DIMS.replace('name: "classifier"', 'name: "classify"')
+    uri = await opened(client, project / CLASSIFIER_CONFIG, text, ["TL201", "TL101"])
     preferred = await code_actions(client, uri, at(0, 7, 0, 7), [types.CodeActionKind.QuickFix])
     assert [(a.title, a.is_preferred) for a in preferred] == [
         ('Set name to "classifier", the model folder\'s name', True),
@@ -239,29 +168,17 @@ async def test_formatting_returns_the_formatters_edits(
     client: LanguageClient, project: Path
 ) -> None:
     text = 'name:"classifier"   # 模型😀\nbackend :  "onnxruntime"\n'
-    uri = open_document(client, project / "models/classifier/config.pbtxt", text)
-    edits = await client.text_document_formatting_async(
-        types.DocumentFormattingParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            options=types.FormattingOptions(tab_size=2, insert_spaces=True),
-        )
-    )
-    assert (
-        apply(text, list(edits or [])) == 'name: "classifier"  # 模型😀\nbackend: "onnxruntime"\n'
-    )
+    uri = open_document(client, project / CLASSIFIER_CONFIG, text)
+    edits = await formatted(client, uri)
+    assert apply(text, edits or []) == 'name: "classifier"  # 模型😀\nbackend: "onnxruntime"\n'
 
 
 async def test_a_text_that_cannot_be_formatted_gets_no_edits_and_a_log_line(
     client: LanguageClient, project: Path
 ) -> None:
-    uri = open_document(client, project / "models/classifier/config.pbtxt", "input [ {\n")
-    edits = await client.text_document_formatting_async(
-        types.DocumentFormattingParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            options=types.FormattingOptions(tab_size=2, insert_spaces=True),
-        )
-    )
-    assert edits is not None and list(edits) == []
+    uri = open_document(client, project / CLASSIFIER_CONFIG, "input [ {\n")
+    edits = await formatted(client, uri)
+    assert edits is not None and edits == []
     await until(
         lambda: any("not formatted: syntax error" in m.message for m in client.log_messages)
     )
@@ -270,11 +187,8 @@ async def test_a_text_that_cannot_be_formatted_gets_no_edits_and_a_log_line(
 async def test_editor_settings_override_the_project_settings(
     client: LanguageClient, project: Path
 ) -> None:
-    text = CLASSIFIER.replace("max_batch_size: 8", "max_batch_size: -1").replace(
-        " dims: [ 3 ]", " dim: [ 3 ]"
-    )
-    uri = open_document(client, project / "models/classifier/config.pbtxt", text)
-    await until(lambda: codes(client, uri) == ["TL501", "TL101"])
+    text = NEGATIVE_BATCH.replace(" dims: [ 3 ]", " dim: [ 3 ]")
+    uri = await opened(client, project / CLASSIFIER_CONFIG, text, ["TL501", "TL101"])
     client.set_configuration({"ignore": ["TL501"]}, section="tritonlint")
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
     await until(lambda: codes(client, uri) == ["TL101"])  # raises if TL501 stays
@@ -292,8 +206,7 @@ async def test_a_fix_across_files_edits_each_of_them(client: LanguageClient, pro
     pipeline_text = PIPELINE.replace('model_name: "pre"', 'model_name: "prep"')
     pipeline = open_document(client, project / "models/pipeline/config.pbtxt", pipeline_text)
     pre_text = PRE.replace('name: "pre"', 'name: "prep"')
-    uri = open_document(client, project / "models/pre/config.pbtxt", pre_text)
-    await until(lambda: codes(client, uri) == ["TL201"])
+    uri = await opened(client, project / "models/pre/config.pbtxt", pre_text, ["TL201"])
     actions = await code_actions(client, uri, at(0, 7, 0, 7))
     both = actions[0]
     assert (both.title, both.is_preferred) == (
@@ -328,9 +241,8 @@ async def test_a_folder_name_that_is_not_utf8_is_the_folder_on_disk(
     folder = Path(os.fsdecode(os.fsencode(project / "models") + b"/m\xff"))
     (folder / "1").mkdir(parents=True)
     (folder / "1" / "model.onnx").write_bytes(b"")
-    text = CLASSIFIER.replace("max_batch_size: 8", "max_batch_size: -1")
-    (folder / "config.pbtxt").write_text(text)
-    uri = open_document(client, folder / "config.pbtxt", text)
+    (folder / "config.pbtxt").write_text(NEGATIVE_BATCH)
+    uri = open_document(client, folder / "config.pbtxt", NEGATIVE_BATCH)
     assert "%FF" in uri
     await until(lambda: codes(client, uri) is not None)
     assert codes(client, uri) == ["TL201", "TL501"]

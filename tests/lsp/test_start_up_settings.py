@@ -10,17 +10,17 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_session import CLASSIFIER, SERVER, capabilities, start, until
+from lsp_documents import open_document, pulled
+from lsp_session import CLASSIFIER_CONFIG, NEGATIVE_BATCH, SERVER, capabilities, start, until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from test_server import open_document
 
 pytestmark = pytest.mark.asyncio
 
 #: Two findings (TL501 and TL101); the editor's settings ignore TL501.
-TEXT = CLASSIFIER.replace("max_batch_size: 8", "max_batch_size: -1").replace(
-    " dims: [ 3 ]", " dim: [ 3 ]"
-)
+TEXT = NEGATIVE_BATCH.replace(" dims: [ 3 ]", " dim: [ 3 ]")
+#: A client that pulls diagnostics but cannot be asked to pull again (as Neovim 0.11).
+PULLING = capabilities(pull=types.DiagnosticClientCapabilities())
 
 
 def answer_late(client: LanguageClient) -> None:
@@ -51,10 +51,7 @@ async def pulling(lsp_client: LanguageClient, project: Path) -> AsyncIterator[No
     """A client that pulls diagnostics, cannot be asked to pull again (as Neovim 0.11) and
     answers its settings late."""
     answer_late(lsp_client)
-    given = capabilities()
-    assert given.text_document is not None
-    given.text_document.diagnostic = types.DiagnosticClientCapabilities()
-    await start(lsp_client, project, given=given)
+    await start(lsp_client, project, given=PULLING)
     yield
     await lsp_client.shutdown_session()
 
@@ -62,7 +59,7 @@ async def pulling(lsp_client: LanguageClient, project: Path) -> AsyncIterator[No
 async def test_the_first_diagnostics_pushed_follow_the_editors_settings(
     pushed: LanguageClient, project: Path
 ) -> None:
-    uri = open_document(pushed, project / "models/classifier/config.pbtxt", TEXT)
+    uri = open_document(pushed, project / CLASSIFIER_CONFIG, TEXT)
     published: list[types.PublishDiagnosticsParams] = pushed.published  # type: ignore[attr-defined]
     await until(lambda: any(p.uri == uri for p in published))
     first = next(p for p in published if p.uri == uri)
@@ -72,12 +69,8 @@ async def test_the_first_diagnostics_pushed_follow_the_editors_settings(
 async def test_a_pull_at_start_up_waits_for_the_editors_settings(
     pulling: LanguageClient, project: Path
 ) -> None:
-    uri = open_document(pulling, project / "models/classifier/config.pbtxt", TEXT)
-    report = await pulling.text_document_diagnostic_async(
-        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
-    )
-    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
-    assert [d.code for d in report.items] == ["TL101"]
+    uri = open_document(pulling, project / CLASSIFIER_CONFIG, TEXT)
+    assert [d.code for d in await pulled(pulling, uri)] == ["TL101"]
 
 
 def never_answer(client: LanguageClient) -> asyncio.Event:
@@ -97,10 +90,7 @@ def never_answer(client: LanguageClient) -> asyncio.Event:
 async def silent(lsp_client: LanguageClient, project: Path) -> AsyncIterator[None]:
     """A pulling client that never answers the server's settings request."""
     released = never_answer(lsp_client)
-    given = capabilities()
-    assert given.text_document is not None
-    given.text_document.diagnostic = types.DiagnosticClientCapabilities()
-    await start(lsp_client, project, given=given)
+    await start(lsp_client, project, given=PULLING)
     yield
     released.set()
     await asyncio.sleep(0)  # the late answer goes out before the session ends
@@ -110,11 +100,7 @@ async def silent(lsp_client: LanguageClient, project: Path) -> AsyncIterator[Non
 async def test_a_client_that_never_sends_its_settings_gets_the_projects_options(
     silent: LanguageClient, project: Path
 ) -> None:
-    uri = open_document(silent, project / "models/classifier/config.pbtxt", TEXT)
-    report = await silent.text_document_diagnostic_async(
-        types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
-    )
-    assert isinstance(report, types.RelatedFullDocumentDiagnosticReport)
-    assert sorted(str(d.code) for d in report.items) == ["TL101", "TL501"]
+    uri = open_document(silent, project / CLASSIFIER_CONFIG, TEXT)
+    assert sorted(str(d.code) for d in await pulled(silent, uri)) == ["TL101", "TL501"]
     logged: list[types.LogMessageParams] = silent.log_messages  # type: ignore[attr-defined]
     assert any("did not send its settings in 5 s" in m.message for m in logged)

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from helpers import armed_git_repository, make_tree
+from lsp_documents import codes
 from lsp_session import CLASSIFIER, until
 from lsprotocol import types
 from pytest_lsp import LanguageClient
-from test_server import codes
 
 pytestmark = [
     pytest.mark.asyncio,
