@@ -379,19 +379,21 @@ def test_sigkill_during_a_load_leaves_no_server_stub_or_temporary_folder(tmp_pat
             "slow/1/model.py": _SLEEPS,
         },
     )
-    process = subprocess.Popen(
-        [*_SMOKE_CPU, str(repo)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "TMPDIR": str(temporary)},
-    )
+    output = tmp_path / "smoke.out"
+    with output.open("wb") as written:
+        process = subprocess.Popen(
+            [*_SMOKE_CPU, str(repo)],
+            stdout=written,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "TMPDIR": str(temporary)},
+        )
     deadline = time.monotonic() + 60
     stubs: list[tuple[int, str]] = []  # the load is under way once the python stub runs
     while not stubs and time.monotonic() < deadline and process.poll() is None:
         found = processes_naming(str(temporary))
         stubs = [(pid, line) for pid, line in found if "triton_python_backend_stub" in line]
         time.sleep(0.1)
-    assert stubs, process.poll()
+    assert stubs, (process.poll(), output.read_text(errors="replace")[-2000:])
     assert any("bin/tritonserver " in line for _pid, line in found)
 
     process.kill()
