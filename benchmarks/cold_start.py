@@ -9,6 +9,9 @@ time of each, the median CPU time (user + system) and the ratio of the wall-cloc
 that of ``python -c pass``:
 
 * ``python -c pass``: the interpreter starting and stopping;
+* the imports no lint can do without: the standard library's argparse, pathlib, dataclasses
+  and json, and protobuf's descriptor pool and message factory (a config is bound to a real
+  ModelConfig message): the floor under any one-file run;
 * ``tritonlint CONFIG`` on one clean config of the example repository, and on one with a
   finding (a warning);
 * ``tritonlint rules``.
@@ -58,6 +61,13 @@ def _console_script() -> str:
     return f"import sys; from {module} import {function}; sys.exit({function}())"
 
 
+#: What every lint imports whatever tritonlint does: see the module's docstring.
+FLOOR = (
+    "import argparse, dataclasses, json, pathlib, "
+    "google.protobuf.descriptor_pool, google.protobuf.message_factory"
+)
+
+
 def _commands(python: str) -> list[Command]:
     script = _console_script()
 
@@ -68,6 +78,7 @@ def _commands(python: str) -> list[Command]:
     finding = EXAMPLE / "lightseq_transformer" / "config.pbtxt"
     return [
         Command("python -c pass", (python, "-c", "pass")),
+        Command("python -c 'import <the floor>'", (python, "-c", FLOOR)),
         Command(f"tritonlint {clean.relative_to(ROOT)}", tritonlint(str(clean))),
         Command(f"tritonlint {finding.relative_to(ROOT)}", tritonlint(str(finding))),
         Command("tritonlint rules", tritonlint("rules")),
