@@ -74,6 +74,8 @@ class Rendered:
     cases: dict[str, Drawn]
     #: The screenshot of the page of :data:`PICTURED`.
     screenshot: Path
+    #: The Mermaid graph of fixtures/model_repository's job summary (--format markdown).
+    summary: dict[str, Any]
 
 
 @pytest.fixture(scope="module")
@@ -84,8 +86,12 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
     paths = {name: ROOT / path for name, path in CASES.items()}
     paths["nested"] = make_tree(folder / "nested", NESTED)
     graphs = {name: build_graph([path], LintOptions()) for name, path in paths.items()}
+    summary = render(graphs["model_repository"], "markdown")
     job = {
-        "mermaid": [{"name": n, "text": render(g, "mermaid")} for n, g in graphs.items()],
+        "mermaid": [
+            *({"name": n, "text": render(g, "mermaid")} for n, g in graphs.items()),
+            {"name": "summary", "text": summary.split("```mermaid\n")[1].split("```")[0]},
+        ],
         "html": [
             {
                 "name": name,
@@ -115,7 +121,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
         name: Drawn(make_drawing(graph), mermaid[name], html[name])
         for name, graph in graphs.items()
     }
-    return Rendered(drawn, folder / "graph.png")
+    return Rendered(drawn, folder / "graph.png", mermaid["summary"])
 
 
 CASE_NAMES = [*sorted(CASES), "nested"]
@@ -172,6 +178,18 @@ def test_mermaid_marks_the_failing_parts(rendered: Rendered) -> None:
     assert "error" in step["classes"]
     unused = rendered.cases["ensemble_tensor_unused"].mermaid
     assert STROKES["error"] in unused["paths"][3]["style"]
+
+
+def test_mermaid_of_the_job_summary_draws_a_model_with_findings(rendered: Rendered) -> None:
+    """The summary draws a model in no ensemble where there are findings about it."""
+    result = rendered.summary
+    assert "parseError" not in result and "renderError" not in result, result
+    loners = [n for n in result["nodes"] if n["lines"][0] == "lightseq_transformer"]
+    assert [n["lines"] for n in loners] == [
+        ["lightseq_transformer", "lightseq", "max_batch_size 8 · AUTO"]
+    ]
+    assert "warning" in loners[0]["classes"]
+    assert len(result["nodes"]) == 7
 
 
 @pytest.mark.parametrize("case", CASE_NAMES)
