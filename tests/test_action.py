@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -110,7 +111,8 @@ def run_steps(
     action: dict[str, Any], inputs: dict[str, str], workspace: Path
 ) -> tuple[list[str], dict[str, str], str]:
     """Run the action's shell steps after the install, as a runner would: the names of the
-    steps run, the outputs they set, and what they printed; the install is this checkout."""
+    steps run, the outputs they set, and what they printed; the install is this checkout.
+    The job summary they write is ``workspace/step_summary.md``."""
     values = {name: spec.get("default", "") for name, spec in action["inputs"].items()}
     values.update(inputs)
     shim = workspace / "bin" / "tritonlint"
@@ -149,6 +151,7 @@ def run_steps(
             "PATH": f"{shim.parent}{os.pathsep}{os.environ['PATH']}",
             "PYTHONPATH": str(ROOT),
             "GITHUB_OUTPUT": str(output_file),
+            "GITHUB_STEP_SUMMARY": str(workspace / "step_summary.md"),
             "GITHUB_ACTIONS": "true",
         }
         done = subprocess.run(
@@ -184,7 +187,11 @@ def workspace(tmp_path: Path) -> Path:
 
 def test_the_steps_annotate_and_fail_on_errors(action: dict[str, Any], workspace: Path) -> None:
     ran, outputs, printed = run_steps(action, {"paths": "models"}, workspace)
-    assert ran == ["Lint (findings as annotations): 0", "Fail on findings: 1"]
+    assert ran == [
+        "Lint (findings as annotations): 0",
+        "Ensemble graphs in the job summary: 0",
+        "Fail on findings: 1",
+    ]
     assert outputs == {"exit-code": "1"}
     assert printed.splitlines()[:2] == [
         "::error file=models/renamed/config.pbtxt,line=1,col=7,endLine=1,endColumn=14,"
@@ -199,6 +206,7 @@ def test_the_steps_with_args_and_sarif(action: dict[str, Any], workspace: Path) 
     ran, outputs, printed = run_steps(action, inputs, workspace)
     assert ran == [
         "Lint (findings as annotations): 0",
+        "Ensemble graphs in the job summary: 0",
         "SARIF report: 0",
         "Fail on findings: 0",
     ]
@@ -208,5 +216,54 @@ def test_the_steps_with_args_and_sarif(action: dict[str, Any], workspace: Path) 
     assert [r["ruleId"] for r in sarif["runs"][0]["results"]] == ["TL213"]
     # A usage error fails at once.
     ran, outputs, printed = run_steps(action, {"args": "--select TL999"}, workspace / "models")
-    assert ran == ["Lint (findings as annotations): 0", "Fail on findings: 2"]
+    assert ran == [
+        "Lint (findings as annotations): 0",
+        "Ensemble graphs in the job summary: 0",
+        "Fail on findings: 2",
+    ]
     assert "no rule code, prefix or name matches 'TL999'" in printed
+
+
+def test_the_summary_draws_each_repository_with_findings(
+    action: dict[str, Any], workspace: Path
+) -> None:
+    """A heading and a Mermaid graph per repository with findings, in the order found, the
+    failing parts in the graph's error classes; a repository without findings in one line."""
+    fixtures = ROOT / "fixtures"
+    shutil.copytree(fixtures / "broken/ensemble_tensor_unused", workspace / "unused")
+    shutil.copytree(fixtures / "broken/ensemble_missing_model", workspace / "missing")
+    make_tree(workspace / "clean", model("alone", ONNX_MODEL))
+    paths = "models unused missing clean"
+    ran, _, _ = run_steps(action, {"paths": paths}, workspace)
+    assert ran[1:] == ["Ensemble graphs in the job summary: 0", "Fail on findings: 1"]
+    summary = (workspace / "step_summary.md").read_text(encoding="utf-8")
+    sections = summary.split("### ")
+    assert sections[0] == ""
+    headings = [section.partition("\n")[0] for section in sections[1:]]
+    assert headings == [
+        "Ensemble graph of `missing`",
+        "Ensemble graph of `models`",
+        "Ensemble graph of `unused`",
+    ]
+    missing, models, unused = sections[1:]
+    # the step that runs no model: an error box
+    assert "\n1 error (`tritonlint check` lists every finding" in missing
+    assert '\n    n3["classifier<br>no such model"]\n' in missing
+    assert "\n  classDef error fill:#fde2e2,stroke:#c62828,stroke-width:2px\n" in missing
+    assert "\n  class n3 error\n```\n" in missing
+    # models in no ensemble, drawn because of their findings
+    assert "\n1 error, 1 warning (" in models
+    assert '\n  n1["renamed<br>onnxruntime_onnx<br>' in models
+    assert "\n  class n1 error\n" in models and "\n  class n2 warning\n" in models
+    # the tensor nothing reads: its arrow (the fourth) in the error style
+    assert '\n  n2 -->|"gray: FP32 [B,224,224]"| n5\n' in unused
+    assert "\n  linkStyle 3 stroke:#c62828,stroke-width:2px\n```\n" in unused
+    assert unused.endswith("```\n\nNo findings in `clean`.\n")
+    for section in sections[1:]:
+        assert section.count("```mermaid\nflowchart LR\n") == 1
+
+
+def test_the_summary_can_be_left_out(action: dict[str, Any], workspace: Path) -> None:
+    ran, _, _ = run_steps(action, {"paths": "models", "summary": "false"}, workspace)
+    assert ran == ["Lint (findings as annotations): 0", "Fail on findings: 1"]
+    assert not (workspace / "step_summary.md").exists()

@@ -17,6 +17,10 @@
 #   TRITONLINT_E2E_EXTENSION  the extension's sources (default vscode-extension/ here);
 #                             they are copied into the cache dir and built there
 #   TRITONLINT_E2E_CHROMIUM   a Chromium to use instead of /usr/bin/chromium
+#   BROWSER_ONLY              set: system_packages installs only Chromium (and npm)
+#
+# Sourced (scripts/graph_render/setup.sh does, for Chromium and Node in the same cache), it
+# only defines its settings and functions.
 #
 # Exit status: 0 ready (paths in $TRITONLINT_E2E_CACHE/setup.json); 77 the machine lacks
 # something this script cannot install (no apt-get, not root, no network): the test skips;
@@ -54,8 +58,10 @@ fail() {
 system_packages() {
   local need=()
   [[ -x $CHROMIUM ]] || need+=(chromium)
-  command -v make >/dev/null && command -v g++ >/dev/null || need+=(build-essential)
-  [[ -e /usr/include/gssapi/gssapi.h ]] || need+=(libkrb5-dev)
+  if [[ -z ${BROWSER_ONLY:-} ]]; then # code-server's native modules, not the browser's
+    command -v make >/dev/null && command -v g++ >/dev/null || need+=(build-essential)
+    [[ -e /usr/include/gssapi/gssapi.h ]] || need+=(libkrb5-dev)
+  fi
   command -v npm >/dev/null || [[ -x $NODE_BIN/npm ]] || need+=(npm)
   ((${#need[@]})) || return 0
   local sudo=()
@@ -171,4 +177,4 @@ JSON
   log "ready in $((SECONDS - started)) s: $CACHE/setup.json"
 }
 
-main
+[[ ${BASH_SOURCE[0]} != "$0" ]] || main

@@ -1,8 +1,17 @@
-"""Small repositories the graph tests draw."""
+"""The repositories the graph tests draw: the fixtures, and small ones of their own."""
 
 from __future__ import annotations
 
 from helpers import Files
+
+#: The fixtures drawn, by name: the example repository and each broken ensemble.
+CASES = {
+    "model_repository": "fixtures/model_repository",
+    "ensemble_shape_mismatch": "fixtures/broken/ensemble_shape_mismatch",
+    "ensemble_missing_model": "fixtures/broken/ensemble_missing_model",
+    "ensemble_tensor_unused": "fixtures/broken/ensemble_tensor_unused",
+    "ensemble_output_not_produced": "fixtures/broken/ensemble_output_not_produced",
+}
 
 MODEL_PY = """
 import triton_python_backend_utils as pb_utils

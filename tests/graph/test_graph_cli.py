@@ -150,5 +150,5 @@ def test_output_writes_the_page(
 def test_help_names_the_formats(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["graph", "--help"]) == 0
     out = capsys.readouterr().out
-    assert "--format {mermaid,dot,json,html}" in out
+    assert "--format {mermaid,dot,json,html,markdown}" in out
     assert "--smoke-report FILE" in out

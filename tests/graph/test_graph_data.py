@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from graph_trees import NESTED
+from graph_trees import CASES, NESTED
 from helpers import make_tree
 
 from tritonlint.engine import LintOptions
@@ -18,13 +18,6 @@ from tritonlint.graph.model import NodeKind
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = Path(__file__).parent / "golden"
-CASES = {
-    "model_repository": "fixtures/model_repository",
-    "ensemble_shape_mismatch": "fixtures/broken/ensemble_shape_mismatch",
-    "ensemble_missing_model": "fixtures/broken/ensemble_missing_model",
-    "ensemble_tensor_unused": "fixtures/broken/ensemble_tensor_unused",
-    "ensemble_output_not_produced": "fixtures/broken/ensemble_output_not_produced",
-}
 
 
 @pytest.mark.parametrize("case", sorted(CASES))

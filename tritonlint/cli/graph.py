@@ -11,7 +11,7 @@ from tritonlint.schema.releases import covered_releases, resolve_release
 from tritonlint.usage import UsageError
 
 #: The formats of ``--format``, the default first.
-GRAPH_FORMATS = ("mermaid", "dot", "json", "html")
+GRAPH_FORMATS = ("mermaid", "dot", "json", "html", "markdown")
 
 
 def add_graph_command(commands: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -38,7 +38,9 @@ def add_graph_command(commands: argparse._SubParsersAction) -> None:  # type: ig
         choices=GRAPH_FORMATS,
         default="mermaid",
         help="mermaid (the default; renders in GitHub and GitLab markdown), dot (Graphviz), "
-        "json (the graph as data, for editors) or html (one page that renders offline)",
+        "json (the graph as data, for editors), html (one page that renders offline) or "
+        "markdown (a heading and a Mermaid graph per repository with findings, for a CI job "
+        "summary)",
     )
     graph.add_argument(
         "--model",

@@ -10,8 +10,12 @@ from dataclasses import dataclass, field
 
 from tritonlint.graph.drawing import Box, Cluster, Drawing
 
-#: Text metrics (an average character of the page's sans-serif font at 12px), in pixels.
+#: Text metrics of the page's sans-serif font at 12px, in pixels: a character a little over
+#: the average, a capital (wider: tensor names are often in capitals).
 CHAR_WIDTH = 7.2
+CAPITAL_WIDTH = 8.4
+#: The font size of an arrow's label, in the page's CSS.
+LABEL_SIZE = 11
 LINE_HEIGHT = 16
 PADDING = 10
 COLUMN_GAP = 170
@@ -46,9 +50,15 @@ class Layout:
     height: float = 0
 
 
+def text_width(text: str, size: float = 12) -> float:
+    """A little over the width of ``text`` in the page's font at ``size`` pixels."""
+    capitals = sum(1 for char in text if char.isupper())
+    return (capitals * CAPITAL_WIDTH + (len(text) - capitals) * CHAR_WIDTH) * size / 12
+
+
 def box_size(box: Box) -> tuple[float, float]:
-    longest = max(len(line) for line in box.lines)
-    return longest * CHAR_WIDTH + 2 * PADDING, len(box.lines) * LINE_HEIGHT + 2 * PADDING
+    longest = max(text_width(line) for line in box.lines)
+    return longest + 2 * PADDING, len(box.lines) * LINE_HEIGHT + 2 * PADDING
 
 
 def lay_out(drawing: Drawing) -> Layout:
@@ -61,11 +71,12 @@ def lay_out(drawing: Drawing) -> Layout:
     widths: dict[int, float] = {}
     for box, _ in clustered:
         widths[columns[box.id]] = max(widths.get(columns[box.id], 0), box_size(box)[0])
+    gaps = _gaps(columns, drawing)
     lefts: dict[int, float] = {}
     x = float(CLUSTER_PAD * 4)
     for column in sorted(widths):
         lefts[column] = x
-        x += widths[column] + COLUMN_GAP
+        x += widths[column] + gaps.get(column, COLUMN_GAP)
     tops: dict[int, tuple[float, tuple[str, ...]]] = {}
     start = (CLUSTER_PAD + TITLE_HEIGHT) * 2
     for box, chain in clustered:
@@ -109,6 +120,18 @@ def _columns(boxes: list[Box], drawing: Drawing) -> dict[str, int]:
         if not moved:
             break
     return column
+
+
+def _gaps(columns: dict[str, int], drawing: Drawing) -> dict[int, float]:
+    """The space after each column: room for the widest label of the arrows leaving it
+    (a label is centred between the ends of its arrow)."""
+    gaps: dict[int, float] = {}
+    for arrow in drawing.arrows:
+        if arrow.source in columns:
+            column = columns[arrow.source]
+            need = text_width(arrow.label, LABEL_SIZE) + 2 * PADDING
+            gaps[column] = max(gaps.get(column, COLUMN_GAP), need)
+    return gaps
 
 
 def _outputs_last(

@@ -8,13 +8,16 @@ from tritonlint.graph.html import render_html
 from tritonlint.graph.json_data import render_json
 from tritonlint.graph.mermaid import render_mermaid
 from tritonlint.graph.model import Graph
+from tritonlint.graph.summary import render_markdown
 
 
 def render(graph: Graph, format_name: str, *, everything: bool = False) -> str:
-    """``graph`` as ``format_name`` (mermaid, dot, json or html); ``everything``: draw the
-    models in no ensemble too."""
+    """``graph`` as ``format_name`` (mermaid, dot, json, html or markdown); ``everything``:
+    draw the models in no ensemble too."""
     if format_name == "json":
         return render_json(graph)
+    if format_name == "markdown":
+        return render_markdown(graph, everything=everything)
     drawing = make_drawing(graph, everything=everything)
     if format_name == "dot":
         return render_dot(drawing)
