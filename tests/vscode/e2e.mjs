@@ -553,6 +553,40 @@ const steps = {
     await sleep(500);
     await shot('rule-docs.png');
   },
+
+  /** Show Ensemble Graph on an ensemble: the webview's picture, an arrow's hover, and a
+   * click on a model's box, which opens its config. */
+  async graph() {
+    const { file, hoverEdge, open, opened } = plan.graph;
+    await openFile(file);
+    await runCommand('tritonlint: Show Ensemble Graph');
+    // The webview's page is in a frame of its own (inside the workbench's webview frame).
+    const frame = await until('the graph drawn in the webview', async () => {
+      for (const candidate of page.frames()) {
+        if (candidate === page.mainFrame()) continue;
+        const drawn = await candidate.locator('body[data-state="drawn"] svg .node').count();
+        if (drawn > 0) return candidate;
+      }
+      return undefined;
+    });
+    seen.graphHeading = await frame.locator('h2').innerText();
+    seen.graphNodes = await frame
+      .locator('svg .node')
+      .evaluateAll((nodes) => nodes.map((node) => [...node.querySelectorAll('text')].map((t) => t.textContent)));
+    seen.graphEdges = await frame.locator('svg .edge text.label').allTextContents();
+    seen.graphMarked = await frame
+      .locator('svg .node.error, svg .edge.error')
+      .evaluateAll((found) => found.map((el) => el.querySelector('text')?.textContent));
+    await frame.locator('svg .edge text.label', { hasText: hoverEdge }).first().hover();
+    const tooltip = frame.locator('#tooltip');
+    await tooltip.waitFor({ state: 'visible', timeout: STEP });
+    seen.graphEdgeHover = await tooltip.innerText();
+    await shot('graph.png');
+    await frame.locator('svg .node.link', { hasText: open }).first().click();
+    const tab = page.locator('.editor-group-container.active .tab.active .monaco-icon-label');
+    await until(`the editor of ${opened}`, async () => (await tab.getAttribute('aria-label'))?.includes(opened));
+    seen.graphOpened = opened;
+  },
 };
 
 // Written after each step, so that a run stopped from outside still tells what it saw.
@@ -573,6 +607,7 @@ const needs = {
   moveFix: ['workbench'],
   inputEnter: ['workbench'],
   ruleDocs: ['workbench'],
+  graph: ['workbench'],
 };
 const done = new Set();
 
