@@ -583,9 +583,13 @@ const steps = {
     seen.graphEdgeHover = await tooltip.innerText();
     await shot('graph.png');
     await frame.locator('svg .node.link', { hasText: open }).first().click();
-    const tab = page.locator('.editor-group-container.active .tab.active .monaco-icon-label');
-    await until(`the editor of ${opened}`, async () => (await tab.getAttribute('aria-label'))?.includes(opened));
-    seen.graphOpened = opened;
+    // The config opens in the first group, beside the view (which may keep the focus).
+    const tabs = page.locator('.editor-group-container .tab.active .monaco-icon-label');
+    seen.graphOpened = await until(`the editor of ${opened}`, async () => {
+      const labels = await tabs.evaluateAll((found) => found.map((el) => el.getAttribute('aria-label') ?? ''));
+      return labels.some((label) => label.includes(opened)) && opened;
+    });
+    await shot('graph-opened.png');
   },
 };
 

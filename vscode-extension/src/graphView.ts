@@ -131,7 +131,10 @@ export interface GraphView {
 const CHARACTER = 7;
 const LINE = 16;
 const PADDING = 8;
-const COLUMN_GAP = 120;
+/** The narrowest gap between two columns; a wider one where an arrow's label needs it. */
+const COLUMN_GAP = 60;
+/** The width of a character of an arrow's label (its font is smaller). */
+const LABEL_CHARACTER = 6.5;
 const ROW_GAP = 24;
 const MARGIN = 16;
 const TITLE = 28;
@@ -250,6 +253,12 @@ function panel(ensemble: GraphEnsemble, models: Map<string, GraphModel>): PanelV
   }
   const heights = byColumn.map((items) => items.reduce((sum, b) => sum + b.height, 0) + ROW_GAP * (items.length - 1));
   const tallest = Math.max(0, ...heights);
+  // The gap after a column holds the labels of the arrows that leave it.
+  const gaps = byColumn.map(() => COLUMN_GAP);
+  for (const edge of ensemble.edges) {
+    const index = column.get(edge.source) ?? 0;
+    gaps[index] = Math.max(gaps[index], tensorLabel(edge).length * LABEL_CHARACTER + 2 * PADDING);
+  }
   let x = MARGIN;
   byColumn.forEach((items, index) => {
     let y = TITLE + MARGIN + (tallest - heights[index]) / 2;
@@ -258,7 +267,7 @@ function panel(ensemble: GraphEnsemble, models: Map<string, GraphModel>): PanelV
       box.y = y;
       y += box.height + ROW_GAP;
     }
-    x += Math.max(0, ...items.map((b) => b.width)) + COLUMN_GAP;
+    x += Math.max(0, ...items.map((b) => b.width)) + gaps[index];
   });
   const byId = new Map(boxes.map((box) => [box.id, box]));
   const arrows: ArrowView[] = ensemble.edges.flatMap((edge) => {

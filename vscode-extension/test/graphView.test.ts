@@ -167,6 +167,8 @@ describe('graphView', () => {
     // An arrow goes from its writer's right edge to its reader's left edge.
     const pixels = arrow('pixels');
     expect([pixels.x1, pixels.x2]).toEqual([x('step:0') + box('step:0').width, x('step:1')]);
+    // Wide enough for its label between the boxes.
+    expect(pixels.x2 - pixels.x1).toBeGreaterThanOrEqual(pixels.label.length * 6.5);
   });
 
   it('survives a cycle of a broken ensemble', () => {

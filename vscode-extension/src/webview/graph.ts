@@ -41,8 +41,11 @@ const tooltip = document.getElementById('tooltip') as HTMLElement;
 function showTooltip(text: string, event: MouseEvent): void {
   tooltip.textContent = text;
   tooltip.hidden = false;
-  tooltip.style.left = `${event.clientX + 12}px`;
-  tooltip.style.top = `${event.clientY + 12}px`;
+  // Beside the pointer, on whichever side leaves it inside the window.
+  const left = event.clientX + 12 + tooltip.offsetWidth > window.innerWidth;
+  const above = event.clientY + 12 + tooltip.offsetHeight > window.innerHeight;
+  tooltip.style.left = `${Math.max(0, left ? event.clientX - 12 - tooltip.offsetWidth : event.clientX + 12)}px`;
+  tooltip.style.top = `${Math.max(0, above ? event.clientY - 12 - tooltip.offsetHeight : event.clientY + 12)}px`;
 }
 
 function hideTooltip(): void {
