@@ -583,11 +583,19 @@ const steps = {
     seen.graphEdgeHover = await tooltip.innerText();
     await shot('graph.png');
     await frame.locator('svg .node.link', { hasText: open }).first().click();
-    // The config opens in the first group, beside the view (which may keep the focus).
-    const tabs = page.locator('.editor-group-container .tab.active .monaco-icon-label');
+    // The config opens in the first group, beside the view (which keeps the focus): its
+    // tab is that group's active one, and the breadcrumbs above the editor give its path.
+    const group = page
+      .locator('.editor-group-container', { has: page.locator('.tab.active', { hasText: path.basename(opened) }) })
+      .first();
     seen.graphOpened = await until(`the editor of ${opened}`, async () => {
-      const labels = await tabs.evaluateAll((found) => found.map((el) => el.getAttribute('aria-label') ?? ''));
-      return labels.some((label) => label.includes(opened)) && opened;
+      const crumbs = await group.locator('.breadcrumbs-control .monaco-breadcrumb-item').allInnerTexts();
+      const shown = crumbs
+        .map((crumb) => crumb.trim())
+        .filter(Boolean)
+        .slice(0, opened.split('/').length)
+        .join('/');
+      return shown === opened && shown;
     });
     await shot('graph-opened.png');
   },
