@@ -597,6 +597,21 @@ const steps = {
         .join('/');
       return shown === opened && shown;
     });
+    // The view follows the config now active. Typing in it (unsaved) redraws the graph:
+    // renaming the classifier's input to the name the ensemble maps clears the findings.
+    const { line, word, typed } = plan.graph.edit;
+    await group.locator('.view-lines').click();
+    const point = await wordCentre(line, word);
+    await page.mouse.dblclick(point.x, point.y);
+    await page.keyboard.type(typed, { delay: 50 });
+    await until('the graph redrawn without findings', async () => {
+      const heading = await frame.locator('h2').innerText();
+      const marked = await frame.locator('svg .error').count();
+      return heading.includes(open) && marked === 0;
+    });
+    seen.graphHeadingAfterEdit = await frame.locator('h2').innerText();
+    seen.graphMarkedAfterEdit = await frame.locator('svg .error, svg .warning').count();
+    seen.graphSavedAfterEdit = savedText(opened);
     await shot('graph-opened.png');
   },
 };

@@ -85,6 +85,8 @@ PLAN: dict[str, Any] = {
         "hoverEdge": "pixels",
         "open": "classifier",
         "opened": "model_repository/classifier/config.pbtxt",
+        # In the classifier's config, `name: "input"` retyped as the input the ensemble maps.
+        "edit": {"line": 6, "word": "input", "typed": "images"},
     },
 }
 DATA_TYPES = {  # the values of inference.DataType
@@ -265,4 +267,13 @@ def test_show_ensemble_graph_draws_the_pipeline_and_a_click_opens_a_model(run: R
     tl713 = next(f for f in run.findings if f["code"] == "TL713")
     assert hover[3:] == [f"error TL713 (line 17): {tl713['message']}"]
     assert run.get("graph", "graphOpened") == "model_repository/classifier/config.pbtxt"
+
+
+def test_the_graph_view_follows_the_active_config_and_its_unsaved_edits(run: Run) -> None:
+    # After the click, the classifier's config is active: the view draws what runs it, and
+    # redraws as its input is renamed to the one the ensemble maps (unsaved): no finding left.
+    assert run.get("graph", "graphHeadingAfterEdit") == "The ensembles that run classifier"
+    assert run.get("graph", "graphMarkedAfterEdit") == 0
+    on_disk = (FIXTURE / "classifier" / "config.pbtxt").read_text()
+    assert run.get("graph", "graphSavedAfterEdit") == on_disk
     assert (run.artefacts / "graph.png").stat().st_size > 0
