@@ -553,6 +553,67 @@ const steps = {
     await sleep(500);
     await shot('rule-docs.png');
   },
+
+  /** Show Ensemble Graph on an ensemble: the webview's picture, an arrow's hover, and a
+   * click on a model's box, which opens its config. */
+  async graph() {
+    const { file, hoverEdge, open, opened } = plan.graph;
+    await openFile(file);
+    await runCommand('tritonlint: Show Ensemble Graph');
+    // The webview's page is in a frame of its own (inside the workbench's webview frame).
+    const frame = await until('the graph drawn in the webview', async () => {
+      for (const candidate of page.frames()) {
+        if (candidate === page.mainFrame()) continue;
+        const drawn = await candidate.locator('body[data-state="drawn"] svg .node').count();
+        if (drawn > 0) return candidate;
+      }
+      return undefined;
+    });
+    seen.graphHeading = await frame.locator('h2').innerText();
+    seen.graphNodes = await frame
+      .locator('svg .node')
+      .evaluateAll((nodes) => nodes.map((node) => [...node.querySelectorAll('text')].map((t) => t.textContent)));
+    seen.graphEdges = await frame.locator('svg .edge text.label').allTextContents();
+    seen.graphMarked = await frame
+      .locator('svg .node.error, svg .edge.error')
+      .evaluateAll((found) => found.map((el) => el.querySelector('text')?.textContent));
+    await frame.locator('svg .edge text.label', { hasText: hoverEdge }).first().hover();
+    const tooltip = frame.locator('#tooltip');
+    await tooltip.waitFor({ state: 'visible', timeout: STEP });
+    seen.graphEdgeHover = await tooltip.innerText();
+    await shot('graph.png');
+    await frame.locator('svg .node.link', { hasText: open }).first().click();
+    // The config opens in the first group, beside the view (which keeps the focus): its
+    // tab is that group's active one, and the breadcrumbs above the editor give its path.
+    const group = page
+      .locator('.editor-group-container', { has: page.locator('.tab.active', { hasText: path.basename(opened) }) })
+      .first();
+    seen.graphOpened = await until(`the editor of ${opened}`, async () => {
+      const crumbs = await group.locator('.breadcrumbs-control .monaco-breadcrumb-item').allInnerTexts();
+      const shown = crumbs
+        .map((crumb) => crumb.trim())
+        .filter(Boolean)
+        .slice(0, opened.split('/').length)
+        .join('/');
+      return shown === opened && shown;
+    });
+    // The view follows the config now active. Typing in it (unsaved) redraws the graph:
+    // renaming the classifier's input to the name the ensemble maps clears the findings.
+    const { line, word, typed } = plan.graph.edit;
+    await group.locator('.view-lines').click();
+    const point = await wordCentre(line, word);
+    await page.mouse.dblclick(point.x, point.y);
+    await page.keyboard.type(typed, { delay: 50 });
+    await until('the graph redrawn without findings', async () => {
+      const heading = await frame.locator('h2').innerText();
+      const marked = await frame.locator('svg .error').count();
+      return heading.includes(open) && marked === 0;
+    });
+    seen.graphHeadingAfterEdit = await frame.locator('h2').innerText();
+    seen.graphMarkedAfterEdit = await frame.locator('svg .error, svg .warning').count();
+    seen.graphSavedAfterEdit = savedText(opened);
+    await shot('graph-opened.png');
+  },
 };
 
 // Written after each step, so that a run stopped from outside still tells what it saw.
@@ -573,6 +634,7 @@ const needs = {
   moveFix: ['workbench'],
   inputEnter: ['workbench'],
   ruleDocs: ['workbench'],
+  graph: ['workbench'],
 };
 const done = new Set();
 

@@ -74,6 +74,7 @@ def test_vsce_ls_lists_no_dev_files_and_the_bundled_tritonlint(tools: Tools) -> 
     assert dev_files(paths) == []
     for needed in (
         "dist/extension.js",
+        "dist/graphView.js",
         "bundled/tool/launch.py",
         "bundled/libs/tritonlint/__init__.py",
     ):

@@ -7,7 +7,7 @@ repository, `detector` is written untidily (the formatter's work) with two findi
 `name: "detector_v2"` in the folder `detector` (TL201, with a safe fix) and
 `data_type: TYPE_FLOAT32` (TL105); `pipeline` is an ensemble whose second step maps `images`,
 which `classifier` does not have (TL713, TL714): the Problems panel lists it though it is never
-opened. `preprocess` and `classifier` are clean.
+opened. `preprocess` and `classifier` are clean. Show Ensemble Graph draws `pipeline`.
 
 The session starts with the workspace's `.vscode/settings.json` setting `tritonlint.path` to a
 program that does not exist: the problem is notified and shown in the status bar; the test then
@@ -50,7 +50,7 @@ pytestmark = pytest.mark.slow
 
 FIXTURE = Path(__file__).with_name("model_repository")
 IMAGES = ROOT / "vscode-extension" / "images"
-SCREENSHOTS = ["diagnostics", "problems", "hover", "completion", "quickfix", "format"]
+SCREENSHOTS = ["diagnostics", "problems", "hover", "completion", "quickfix", "format", "graph"]
 
 FILE = "model_repository/detector/config.pbtxt"
 QUICK_FIX = 'Set name to "detector", the model folder\'s name'
@@ -70,6 +70,7 @@ PLAN: dict[str, Any] = {
         "quickfix",
         "format",
         "completion",
+        "graph",
     ],
     "file": FILE,
     "squiggles": 2,
@@ -79,6 +80,14 @@ PLAN: dict[str, Any] = {
     "quickfix": {"line": 1, "column": 8, "title": QUICK_FIX, "code": "TL201"},
     "completion": {"line": 14, "type": "data_type: ", "choose": "TYPE_FP32", "code": "TL105"},
     "notice": {"expect": NOT_FOUND, "settingsFile": SETTINGS, "wait": 20_000},
+    "graph": {
+        "file": "model_repository/pipeline/config.pbtxt",
+        "hoverEdge": "pixels",
+        "open": "classifier",
+        "opened": "model_repository/classifier/config.pbtxt",
+        # In the classifier's config, `name: "input"` retyped as the input the ensemble maps.
+        "edit": {"line": 6, "word": "input", "typed": "images"},
+    },
 }
 DATA_TYPES = {  # the values of inference.DataType
     *("TYPE_INVALID", "TYPE_BOOL", "TYPE_STRING", "TYPE_FP16", "TYPE_FP32", "TYPE_FP64"),
@@ -231,3 +240,40 @@ def test_correcting_the_setting_closes_the_notification(run: Run) -> None:
     # The server of the corrected setting runs, and reports the repository's findings.
     counts = run.get("notice", "problemsAfterFix").split()  # errors, warnings
     assert sum(map(int, counts)) == len(run.findings)
+
+
+def test_show_ensemble_graph_draws_the_pipeline_and_a_click_opens_a_model(run: Run) -> None:
+    assert run.get("graph", "graphHeading") == "Ensemble pipeline"
+    # The boxes and arrows as `tritonlint graph` labels them.
+    assert run.get("graph", "graphNodes") == [
+        ["IMAGE"],
+        ["preprocess", "onnxruntime_onnx", "max_batch_size 8 · CPU"],
+        ["classifier", "onnxruntime_onnx", "max_batch_size 8 · CPU"],
+        ["LOGITS"],
+    ]
+    assert run.get("graph", "graphEdges") == [
+        "IMAGE: UINT8 [B,-1,-1,3]",
+        "pixels: FP32 [B,3,224,224]",
+        "LOGITS: FP32 [B,1000]",
+    ]
+    # TL714 is about the classifier's step, TL713 about the tensor that goes into it.
+    assert run.get("graph", "graphMarked") == ["pixels: FP32 [B,3,224,224]", "classifier"]
+    hover = run.get("graph", "graphEdgeHover").splitlines()
+    assert hover[:3] == [
+        "pixels: FP32 [B,3,224,224]",
+        'written: output_map { key: "PIXELS", value: "pixels" } (pipeline/config.pbtxt:12)',
+        'read: input_map { key: "images", value: "pixels" } (pipeline/config.pbtxt:17)',
+    ]
+    tl713 = next(f for f in run.findings if f["code"] == "TL713")
+    assert hover[3:] == [f"error TL713 (line 17): {tl713['message']}"]
+    assert run.get("graph", "graphOpened") == "model_repository/classifier/config.pbtxt"
+
+
+def test_the_graph_view_follows_the_active_config_and_its_unsaved_edits(run: Run) -> None:
+    # After the click, the classifier's config is active: the view draws what runs it, and
+    # redraws as its input is renamed to the one the ensemble maps (unsaved): no finding left.
+    assert run.get("graph", "graphHeadingAfterEdit") == "The ensembles that run classifier"
+    assert run.get("graph", "graphMarkedAfterEdit") == 0
+    on_disk = (FIXTURE / "classifier" / "config.pbtxt").read_text()
+    assert run.get("graph", "graphSavedAfterEdit") == on_disk
+    assert (run.artefacts / "graph.png").stat().st_size > 0

@@ -13,6 +13,9 @@ editor, over the Language Server Protocol on standard input and output.
 * :mod:`~tritonlint.lsp.features` (completion, hover, navigation, ...),
   :mod:`~tritonlint.lsp.formatting` and :mod:`~tritonlint.lsp.custom_requests`: the editor
   features;
+* :mod:`~tritonlint.lsp.code_lens` (which ensembles run a model, and what an ensemble runs,
+  from :mod:`~tritonlint.lsp.ensemble_uses`) and :mod:`~tritonlint.lsp.graph_request` (the
+  ensemble graph as data, ``tritonlint/graph``);
 * :mod:`~tritonlint.lsp.server`: the server assembled, every handler registered on it;
 * :mod:`~tritonlint.lsp.pygls_adapter`: every use of pygls' private members
   (docs/pygls-notes.md).

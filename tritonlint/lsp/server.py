@@ -3,13 +3,29 @@ registered on it, served on standard input and output."""
 
 from __future__ import annotations
 
-from tritonlint.lsp import code_actions, custom_requests, features, formatting, handlers
+from tritonlint.lsp import (
+    code_actions,
+    code_lens,
+    custom_requests,
+    features,
+    formatting,
+    graph_request,
+    handlers,
+)
 from tritonlint.lsp.state import TritonLintServer
 
 
 def create_server() -> TritonLintServer:
     server = TritonLintServer()
-    for module in (handlers, code_actions, formatting, features, custom_requests):
+    for module in (
+        handlers,
+        code_actions,
+        formatting,
+        features,
+        code_lens,
+        custom_requests,
+        graph_request,
+    ):
         module.register(server)
     return server
 

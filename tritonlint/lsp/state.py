@@ -295,9 +295,13 @@ class TritonLintServer(LanguageServer):
                 return done
         return None
 
+    def lock(self, project: Project) -> asyncio.Lock:
+        """The lock held while ``project`` is checked (one check of a workspace at a time)."""
+        return self._locks.setdefault(id(project), asyncio.Lock())
+
     async def check_now(self, project: Project) -> CheckResult | None:
         """A check of the current texts of ``project`` (None: they kept changing)."""
-        async with self._locks.setdefault(id(project), asyncio.Lock()):
+        async with self.lock(project):
             return await self.run_current(project, lambda: project.workspace.check)
 
     async def pull_document(self, uri: str, previous: str | None) -> types.DocumentDiagnosticReport:

@@ -1,4 +1,5 @@
-// Bundles the extension and vscode-languageclient into dist/extension.js.
+// Bundles the extension and vscode-languageclient into dist/extension.js, and the ensemble
+// graph webview's script into dist/graphView.js.
 // Usage: node scripts/build.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
 
@@ -18,9 +19,22 @@ const options = {
   logLevel: 'info',
 };
 
+// The ensemble graph webview's script: for the browser, with nothing to load at run time.
+const webview = {
+  ...options,
+  entryPoints: ['src/webview/graph.ts'],
+  outfile: 'dist/graphView.js',
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  external: [],
+};
+
 if (watch) {
-  const context = await esbuild.context(options);
-  await context.watch();
+  for (const each of [options, webview]) {
+    const context = await esbuild.context(each);
+    await context.watch();
+  }
 } else {
-  await esbuild.build(options);
+  await Promise.all([esbuild.build(options), esbuild.build(webview)]);
 }

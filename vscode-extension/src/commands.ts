@@ -39,6 +39,40 @@ export function registerCommands(server: ServerController): vscode.Disposable {
       showRuleDocumentation(server, documentation, typeof code === 'string' ? code : undefined),
     ),
     vscode.commands.registerCommand('tritonlint.selectTritonRelease', () => selectTritonRelease(server)),
+    vscode.commands.registerCommand(SHOW_PLACES, showPlaces),
+  );
+}
+
+/** The command of the server's code lenses ("run by 2 ensembles", "runs 3 models"). */
+export const SHOW_PLACES = 'tritonlint.showPlaces';
+
+interface ProtocolPosition {
+  line: number;
+  character: number;
+}
+
+interface ProtocolLocation {
+  uri: string;
+  range: { start: ProtocolPosition; end: ProtocolPosition };
+}
+
+/**
+ * The places a code lens counts, in a references peek under the lens: its arguments are
+ * those of `editor.action.showReferences`, as LSP JSON (tritonlint/lsp/code_lens.py).
+ */
+async function showPlaces(uri: unknown, position: unknown, locations: unknown): Promise<void> {
+  if (typeof uri !== 'string' || !Array.isArray(locations)) {
+    return;
+  }
+  const at = (p: ProtocolPosition) => new vscode.Position(p.line, p.character);
+  const found = (locations as ProtocolLocation[]).map(
+    (l) => new vscode.Location(vscode.Uri.parse(l.uri), new vscode.Range(at(l.range.start), at(l.range.end))),
+  );
+  await vscode.commands.executeCommand(
+    'editor.action.showReferences',
+    vscode.Uri.parse(uri),
+    at(position as ProtocolPosition),
+    found,
   );
 }
 

@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { SECTION } from './client';
 import { registerCommands } from './commands';
 import { ServerController } from './controller';
+import { showGraph } from './graphPanel';
 import { followAllPbtxtFiles } from './pbtxtFiles';
 import { StatusItems } from './statusItems';
 import { PROGRAM_SETTINGS } from './trust';
@@ -25,6 +26,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     registerCommands(server),
     vscode.commands.registerCommand('tritonlint.restart', () => server.restart('the Restart Server command')),
     vscode.commands.registerCommand('tritonlint.showOutput', () => log.show()),
+    vscode.commands.registerCommand('tritonlint.showGraph', () => showGraph(server, context.extensionUri)),
     vscode.workspace.onDidChangeConfiguration((event) => {
       const changed = [...PROGRAM_SETTINGS, 'importStrategy'].find((key) =>
         event.affectsConfiguration(`${SECTION}.${key}`),
