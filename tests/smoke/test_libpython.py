@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -102,7 +103,9 @@ def _resolved(binary: Path, name: str) -> str:
 
 @pytest.fixture
 def libpython_unresolved(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The loader finds no libpython3.99.so.1.0 for the python backend's stub."""
+    """This Python has no shared library, and the loader finds no libpython3.99.so.1.0 for
+    the python backend's stub."""
+    monkeypatch.setattr(runner, "link_library", lambda folder: None)
     monkeypatch.setattr(
         runner, "unresolved_libraries", lambda binary, environment: ["libpython3.99.so.1.0"]
     )
@@ -139,7 +142,10 @@ def test_python_models_are_not_loaded_when_the_stub_cannot_start(
         "the python backend's stub cannot start here: the loader finds no libpython3.99.so.1.0"
     )
     assert models["adder"][0] == "skipped"
-    assert models["adder"][1].startswith(f"not loaded: {problem}")
+    assert models["adder"][1] == (
+        f"not loaded: {problem} (this Python, {sys.executable}, has no shared library: use a "
+        "Python built with --enable-shared)"
+    )
     assert models["chain"] == (
         "skipped",
         "not loaded: its step model 'adder' was not loaded (skipped)",

@@ -500,18 +500,15 @@ class _Run:
                 python_executable=self._stub_interpreter(),
                 library_dirs=[] if python_library is None else [python_library],
             )
+            # Only a Python without its shared library where its build says needs asking
+            # the loader (by running ldd: the system's folders may still hold one).
             stub = server.backend_dir / "python" / PYTHON_STUB_NAME
-            missing = unresolved_libraries(stub, server.environment())
+            missing = [] if python_library else unresolved_libraries(stub, server.environment())
             if missing:
-                advice = (
-                    f" (this Python, {sys.executable}, has no shared library: use a Python "
-                    "built with --enable-shared)"
-                    if python_library is None
-                    else ""
-                )
                 self.stub_problem = (
                     "the python backend's stub cannot start here: the loader finds no "
-                    f"{', '.join(missing)}{advice}"
+                    f"{', '.join(missing)} (this Python, {sys.executable}, has no shared "
+                    "library: use a Python built with --enable-shared)"
                 )
             return server
         assert choice.binary is not None
