@@ -176,6 +176,28 @@ function squiggles() {
 }
 
 /** The middle of `word` on line `number` of the active editor, in page pixels. */
+/** The text of line ``number`` as the active editor shows it (injected hints left out). */
+function lineText(number) {
+  return editor().evaluate(
+    (root, [number, INJECTED]) => {
+      const y = [...root.querySelectorAll('.margin-view-overlays .line-numbers')]
+        .find((el) => Number(el.textContent) === number)
+        .getBoundingClientRect();
+      const line = [...root.querySelectorAll('.view-lines .view-line')].find((el) => {
+        const r = el.getBoundingClientRect();
+        return Math.abs(r.top - y.top) < 2;
+      });
+      const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+      let text = '';
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.parentElement.closest(INJECTED)) text += node.data;
+      }
+      return text.replace(/\u00a0/g, ' ');
+    },
+    [number, INJECTED],
+  );
+}
+
 function wordCentre(number, word) {
   return editor()
     .evaluate(
@@ -600,10 +622,23 @@ const steps = {
     // The view follows the config now active. Typing in it (unsaved) redraws the graph:
     // renaming the classifier's input to the name the ensemble maps clears the findings.
     const { line, word, typed } = plan.graph.edit;
-    await group.locator('.view-lines').click();
-    const point = await wordCentre(line, word);
-    await page.mouse.dblclick(point.x, point.y);
-    await page.keyboard.type(typed, { delay: 50 });
+    // The word is selected by a double click and typed over; a click that lands while the
+    // editor is still moving (a busy machine) is undone and tried again, up to 3 times.
+    for (let attempt = 1; ; attempt += 1) {
+      await group.locator('.view-lines').click();
+      const point = await wordCentre(line, word);
+      await page.mouse.dblclick(point.x, point.y);
+      await page.keyboard.type(typed, { delay: 50 });
+      const landed = await until(
+        `line ${line} to read "${typed}"`,
+        async () => (await lineText(line)).includes(`"${typed}"`),
+        5_000,
+      ).catch(() => false);
+      if (landed) break;
+      if (attempt === 3) throw new Error(`line ${line} reads ${JSON.stringify(await lineText(line))}`);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+Z');
+    }
     await until('the graph redrawn without findings', async () => {
       const heading = await frame.locator('h2').innerText();
       const marked = await frame.locator('svg .error').count();
