@@ -23,9 +23,14 @@ const statusLine = $("status");
 const findingsList = $("findings");
 const shareUrl = $("share-url");
 const buttons = ["format", "fix", "share"].map($);
+const folderInput = $("folder");
+const fileSelect = $("file");
+const graph = $("graph");
+const graphTitle = $("graph-title");
 
 // What the page has done, for its tests: the text last linted and the time each step took.
-const state = { linted: null, timings: {} };
+// (lints counts the checks done; texts gives the texts of the folder open, by path).
+const state = { linted: null, lints: 0, timings: {}, texts: () => Object.fromEntries(folder?.texts ?? []) };
 window.tritonlintPlayground = state;
 
 function showStatus(text, isError = false) {
@@ -85,6 +90,18 @@ async function loadPython() {
     lint: (text, version) => JSON.parse(api.lint(text, version)),
     format: (text) => JSON.parse(api.format_config(text)),
     fix: (text, version) => JSON.parse(api.apply_fixes(text, version)),
+    // The multi-file mode: a folder's files in Pyodide's file system, checked there.
+    writeFolder(files) {
+      api.clear_folders();
+      for (const [path, bytes] of files) {
+        pyodide.FS.mkdirTree(`/folders/${path.split("/").slice(0, -1).join("/")}`);
+        pyodide.FS.writeFile(`/folders/${path}`, bytes);
+      }
+    },
+    writeFile: (path, text) => pyodide.FS.writeFile(`/folders/${path}`, text),
+    readFile: (path) => pyodide.FS.readFile(`/folders/${path}`, { encoding: "utf8" }),
+    checkFolder: (name, version) => JSON.parse(api.check_folder(name, version)),
+    fixFolder: (name, version) => JSON.parse(api.fix_folder(name, version)),
   };
 }
 
@@ -97,6 +114,14 @@ function selectRange(finding) {
   const end = finding.end_line ? offset(finding.end_line, finding.end_column) : start;
   editor.focus();
   editor.setSelectionRange(start, Math.max(start, end));
+}
+
+function reveal(finding) {
+  if (folder && finding.path !== folder.shown) {
+    if (!folder.texts.has(finding.path)) return;
+    showFile(finding.path);
+  }
+  selectRange(finding);
 }
 
 function showFindings(findings) {
@@ -117,13 +142,51 @@ function showFindings(findings) {
       const message = document.createElement("span");
       message.className = "message";
       message.textContent = finding.message;
+      if (folder) {
+        const where = document.createElement("span");
+        where.className = "path";
+        where.textContent = finding.path;
+        item.append(where);
+      }
       item.append(place, code, message);
       item.dataset.code = finding.code;
-      if (finding.line) item.addEventListener("click", () => selectRange(finding));
+      if (finding.line) item.addEventListener("click", () => reveal(finding));
       return item;
     }),
   );
   $("count").textContent = `(${findings.length})`;
+}
+
+// --- the multi-file mode: a folder opened or dropped --------------------------------------
+// The folder shown (null: one config): its name, the text of each config by path (as
+// findings give paths: "NAME/model/config.pbtxt"), and the file in the editor.
+let folder = null;
+const TEXT_FILE = /\.(pbtxt|txt|py|json|toml|yaml|yml)$/;
+
+function showFile(path) {
+  folder.shown = path;
+  fileSelect.value = path;
+  editor.value = folder.texts.get(path);
+}
+
+function showGraph(html) {
+  graph.hidden = graphTitle.hidden = html == null;
+  if (html != null) graph.srcdoc = html;
+}
+
+/** Reads the files of a dropped folder (FileSystemEntry), with their paths. */
+async function entryFiles(entry) {
+  if (entry.isFile) {
+    const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
+    return [[entry.fullPath.replace(/^\//, ""), file]];
+  }
+  const reader = entry.createReader();
+  const found = [];
+  for (;;) {
+    const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+    if (!batch.length) return found;
+    for (const child of batch) found.push(...(await entryFiles(child)));
+  }
 }
 
 function main(python) {
@@ -132,7 +195,16 @@ function main(python) {
     const text = editor.value;
     const started = performance.now();
     try {
-      const findings = python.lint(text, release.value);
+      let findings;
+      if (folder) {
+        python.writeFile(folder.shown, text);
+        folder.texts.set(folder.shown, text);
+        const checked = python.checkFolder(folder.name, release.value);
+        findings = checked.findings;
+        showGraph(checked.graph);
+      } else {
+        findings = python.lint(text, release.value);
+      }
       showFindings(findings);
       showStatus(findings.length ? "" : "No findings.");
     } catch (error) {
@@ -140,6 +212,7 @@ function main(python) {
     }
     state.timings.lint = performance.now() - started;
     state.linted = text;
+    state.lints += 1;
   };
   const schedule = () => {
     clearTimeout(timer);
@@ -157,9 +230,76 @@ function main(python) {
     else replaceText(result.text);
   });
   $("fix").addEventListener("click", () => {
+    if (folder) {
+      python.writeFile(folder.shown, editor.value);
+      const result = python.fixFolder(folder.name, release.value);
+      for (const path of result.changed) folder.texts.set(path, python.readFile(path));
+      replaceText(folder.texts.get(folder.shown));
+      if (!result.fixed) showStatus("No finding has a safe fix.");
+      return;
+    }
     const result = python.fix(editor.value, release.value);
     replaceText(result.text);
     if (!result.fixed) showStatus("No finding has a safe fix.");
+  });
+  const openFolder = async (files) => {
+    const texts = new Map();
+    const written = [];
+    for (const [path, file] of files) {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      written.push([path, bytes]);
+      if (TEXT_FILE.test(path)) texts.set(path, new TextDecoder().decode(bytes));
+    }
+    const configs = [...texts.keys()].filter((p) => p.endsWith(".pbtxt")).sort();
+    if (!configs.length) {
+      showStatus("That folder has no .pbtxt file.", true);
+      return;
+    }
+    python.writeFolder(written);
+    folder = { name: configs[0].split("/")[0], texts, shown: null };
+    fileSelect.replaceChildren(...configs.map((path) => new Option(path, path)));
+    for (const element of [fileSelect, $("single")]) element.hidden = false;
+    $("editing").hidden = true;
+    $("share").disabled = true;
+    document.body.classList.add("folder");
+    shareUrl.hidden = true;
+    showFile(configs[0]);
+    lint();
+    // Show the file of the first finding, where it is a config of the folder.
+    const first = findingsList.querySelector("li .path")?.textContent;
+    if (first && first !== folder.shown && folder.texts.has(first) && first.endsWith(".pbtxt")) {
+      showFile(first);
+    }
+  };
+  const opening = (files) =>
+    openFolder(files).catch((error) => showStatus(`The folder could not be read: ${error}`, true));
+  folderInput.addEventListener("change", () =>
+    opening([...folderInput.files].map((file) => [file.webkitRelativePath, file])),
+  );
+  document.body.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    document.body.classList.add("dragging");
+  });
+  document.body.addEventListener("dragleave", () => document.body.classList.remove("dragging"));
+  document.body.addEventListener("drop", async (event) => {
+    event.preventDefault();
+    document.body.classList.remove("dragging");
+    const entry = [...event.dataTransfer.items].map((item) => item.webkitGetAsEntry())[0];
+    if (entry?.isDirectory) opening(await entryFiles(entry));
+    else showStatus("Drop a folder: a model repository, or a folder of them.", true);
+  });
+  fileSelect.addEventListener("change", () => {
+    showFile(fileSelect.value);
+    lint();
+  });
+  $("single").addEventListener("click", () => {
+    folder = null;
+    document.body.classList.remove("folder");
+    for (const element of [fileSelect, $("single")]) element.hidden = true;
+    $("editing").hidden = false;
+    $("share").disabled = false;
+    showGraph(null);
+    replaceText(EXAMPLE);
   });
   $("share").addEventListener("click", async () => {
     const link = shareLink();
@@ -183,7 +323,8 @@ async function start() {
     if (shared.release && [...release.options].some((o) => o.value === shared.release)) {
       release.value = shared.release;
     }
-    for (const element of [release, ...buttons]) element.disabled = false;
+    for (const element of [release, folderInput, ...buttons]) element.disabled = false;
+    $("open-folder").removeAttribute("aria-disabled");
     main(python);
   } catch (error) {
     showStatus(`The playground could not start: ${error}`, true);

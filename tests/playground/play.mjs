@@ -8,6 +8,8 @@
 // env: PAGE_URL         the page, served from loopback
 //      CASES            a JSON file: [{name, text}], the configs to paste
 //      SHARE            JSON: {text, release}, what to share
+//      FOLDERS          a JSON file: [folder], the folders to open (the multi-file mode);
+//                       FOLDER_SHOT the name of the one in the screenshot of that mode
 //      OUT_DIR          observations.json, playground.png, browser-console.log
 //      PLAYWRIGHT_CORE  the playwright-core package folder; CHROMIUM the browser
 import fs from "node:fs";
@@ -18,10 +20,11 @@ const { chromium } = createRequire(import.meta.url)(process.env.PLAYWRIGHT_CORE)
 const OUT = process.env.OUT_DIR;
 const cases = JSON.parse(fs.readFileSync(process.env.CASES, "utf8"));
 const share = JSON.parse(process.env.SHARE);
+const folders = JSON.parse(fs.readFileSync(process.env.FOLDERS, "utf8"));
 const WAIT = 60000;
 fs.mkdirSync(OUT, { recursive: true });
 
-const seen = { errors: {}, findings: {}, formatted: {}, fixed: {} };
+const seen = { errors: {}, findings: {}, formatted: {}, fixed: {}, folders: {} };
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM,
   headless: true,
@@ -53,6 +56,7 @@ async function paste(page, text) {
 const shownFindings = (page) =>
   page.$$eval("#findings li", (items) =>
     items.map((item) => ({
+      ...(item.querySelector(".path") ? { path: item.querySelector(".path").textContent } : {}),
       place: item.querySelector(".place").textContent,
       code: item.querySelector(".code").textContent,
       url: item.querySelector(".code").getAttribute("href"),
@@ -116,6 +120,35 @@ if (page) {
       release: await opened.page.inputValue("#release"),
       findings: await shownFindings(opened.page),
     };
+    await opened.page.close();
+  });
+  await step("folders", async () => {
+    const lints = () => page.evaluate(() => window.tritonlintPlayground.lints);
+    const checked = async (act) => {
+      const before = await lints();
+      await act();
+      await page.waitForFunction((n) => window.tritonlintPlayground.lints > n, before, { timeout: WAIT });
+    };
+    for (const folder of folders) {
+      await checked(() => page.setInputFiles("#folder", folder));
+      const shown = {
+        files: await page.$$eval("#file option", (options) => options.map((o) => o.value)),
+        findings: await shownFindings(page),
+        graph: await page.$eval("#graph", (frame) => (frame.hidden ? null : frame.srcdoc)),
+      };
+      await checked(() => page.click("#fix"));
+      shown.fixed = await page.evaluate(() => window.tritonlintPlayground.texts());
+      seen.folders[path.basename(folder)] = shown;
+    }
+    await checked(() => page.click("#single"));
+    seen.back_to_one = { file_hidden: await page.isHidden("#file"), graph_hidden: await page.isHidden("#graph") };
+    // The screenshot of the multi-file mode, in a page of its own.
+    const opened = await open(url);
+    const shot = folders.find((f) => path.basename(f) === process.env.FOLDER_SHOT);
+    await opened.page.setInputFiles("#folder", shot);
+    await opened.page.waitForSelector("#graph:not([hidden])");
+    seen.folder_shot = await opened.page.inputValue("#file");
+    await opened.page.screenshot({ path: path.join(OUT, "playground-folder.png") });
     await opened.page.close();
   });
   await step("screenshot", async () => {

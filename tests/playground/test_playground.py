@@ -27,6 +27,9 @@ BROKEN = ROOT / "fixtures" / "broken"
 IMAGE = ROOT / "docs" / "images" / "playground.png"
 #: What the share link carries: a text with characters outside ASCII, and an older release.
 SHARED = {"text": 'name: "modèle"\nbackend: "python"\n# naïve: ✓\n', "release": "2.51.0"}
+FOLDERS = sorted(path for path in BROKEN.iterdir() if path.is_dir())
+FOLDER_SHOT = "ensemble_data_type_mismatch"
+FOLDER_IMAGE = ROOT / "docs" / "images" / "playground-folder.png"
 CASES = {
     f"{config.parent.parent.name}/{config.parent.name}": config.read_text(encoding="utf-8")
     for config in sorted(BROKEN.glob("*/*/config.pbtxt"))
@@ -45,10 +48,12 @@ def tritonlint(*args: str, text: str, cwd: Path) -> subprocess.CompletedProcess[
     )
 
 
-def as_shown(found: list[dict[str, Any]]) -> list[dict[str, str]]:
-    """JSON findings as the page lists them: place, code, documentation link, message."""
+def as_shown(found: list[dict[str, Any]], with_path: bool = False) -> list[dict[str, str]]:
+    """JSON findings as the page lists them: place, code, documentation link, message (and,
+    for a folder, the file)."""
     return [
         {
+            **({"path": f["path"]} if with_path else {}),
             "place": f"{f['line']}:{f['column']}" if f["line"] else "",
             "code": f["code"],
             "url": f["url"],
@@ -65,6 +70,8 @@ def seen(browser_tools: Tools, page_url: str, tmp_path_factory: pytest.TempPathF
     out = tmp_path_factory.mktemp("playground")
     cases = out / "cases.json"
     cases.write_text(json.dumps([{"name": n, "text": t} for n, t in CASES.items()]))
+    folders = out / "folders.json"
+    folders.write_text(json.dumps([str(folder) for folder in FOLDERS]))
     status, output = run_script(
         [str(browser_tools.node), str(SCRIPT)],
         env={
@@ -72,6 +79,8 @@ def seen(browser_tools: Tools, page_url: str, tmp_path_factory: pytest.TempPathF
             "PAGE_URL": page_url,
             "CASES": str(cases),
             "SHARE": json.dumps(SHARED),
+            "FOLDERS": str(folders),
+            "FOLDER_SHOT": FOLDER_SHOT,
             "OUT_DIR": str(out),
             "PLAYWRIGHT_CORE": str(browser_tools.playwright_core),
             "CHROMIUM": str(browser_tools.chromium),
@@ -167,3 +176,58 @@ def test_example_and_screenshot(seen: Any) -> None:
     if os.environ.get("TRITONLINT_E2E_UPDATE_IMAGES"):
         IMAGE.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(shot, IMAGE)
+        shutil.copyfile(seen["out"] / "playground-folder.png", FOLDER_IMAGE)
+
+
+@pytest.fixture(scope="module")
+def folder_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, Any]]:
+    """For each folder of fixtures/broken, copied into a folder of its own: what `tritonlint
+    check --output-format json NAME`, `tritonlint graph --format html NAME` and `tritonlint
+    check --fix NAME` give, run beside it."""
+    runs: dict[str, dict[str, Any]] = {}
+    for folder in FOLDERS:
+        here = tmp_path_factory.mktemp("folder")
+        shutil.copytree(folder, here / folder.name)
+        check = tritonlint("check", "--output-format", "json", folder.name, text="", cwd=here)
+        graph = tritonlint("graph", "--format", "html", folder.name, text="", cwd=here)
+        assert graph.returncode in (0, 2), graph.stderr
+        tritonlint("check", "--fix", folder.name, text="", cwd=here)
+        runs[folder.name] = {
+            "findings": json.loads(check.stdout),
+            "graph": graph.stdout.rstrip("\n") if graph.returncode == 0 else None,
+            "folder": here,
+        }
+    return runs
+
+
+def test_open_folder_shows_check_json_and_graph(seen: Any, folder_runs: dict[str, Any]) -> None:
+    shown = observed(seen, "folders", "folders")
+    assert set(shown) == {folder.name for folder in FOLDERS}
+    for name, run in folder_runs.items():
+        expected = as_shown(run["findings"], with_path=True)
+        assert shown[name]["findings"] == expected, name
+        graph = shown[name]["graph"]  # (the command line ends it with one newline)
+        assert (graph.rstrip("\n") if graph is not None else None) == run["graph"], name
+        configs = sorted(str(p.relative_to(BROKEN)) for p in (BROKEN / name).rglob("*.pbtxt"))
+        assert shown[name]["files"] == configs, name
+    assert sum(shown[name]["graph"] is not None for name in shown) >= 10
+
+
+def test_apply_fixes_in_a_folder_is_check_fix(seen: Any, folder_runs: dict[str, Any]) -> None:
+    shown = observed(seen, "folders", "folders")
+    changed = 0
+    for name, run in folder_runs.items():
+        for path, text in shown[name]["fixed"].items():
+            assert text == (run["folder"] / path).read_text(encoding="utf-8"), path
+            changed += text != (BROKEN / path).read_text(encoding="utf-8")
+    assert changed >= 5
+
+
+def test_back_to_one_config(seen: Any) -> None:
+    assert observed(seen, "folders", "back_to_one") == {"file_hidden": True, "graph_hidden": True}
+
+
+def test_a_folder_opens_on_the_file_of_its_first_finding(seen: Any) -> None:
+    """(The config of the ensemble, in the screenshot, not the first config by name.)"""
+    shown = observed(seen, "folders", "folder_shot")
+    assert shown == f"{FOLDER_SHOT}/pipeline/config.pbtxt"
