@@ -20,7 +20,9 @@ const PACKAGE = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8"));
 const PROTOBUF = PACKAGE.config.protobuf;
 // What the page loads of Pyodide: its loader, the runtime, and the standard library.
 const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
-const PAGE_FILES = ["index.html", "style.css", "main.js", "playground_api.py"];
+const PAGE_FILES = ["index.html", "style.css", "main.js", "highlight.js", "playground_api.py"];
+// The VS Code extension's grammar: the editor is coloured as the extension colours it.
+const GRAMMAR = join(CHECKOUT, "vscode-extension", "syntaxes", "pbtxt.tmLanguage.json");
 
 function python() {
   if (process.env.PYTHON) return process.env.PYTHON;
@@ -81,6 +83,7 @@ function main() {
   mkdirSync(join(DIST, "pyodide"));
   for (const file of PYODIDE_FILES) copyFileSync(join(PYODIDE, file), join(DIST, "pyodide", file));
   for (const file of PAGE_FILES) copyFileSync(join(HERE, "src", file), join(DIST, file));
+  copyFileSync(GRAMMAR, join(DIST, "pbtxt.tmLanguage.json"));
   tritonlintWheel(wheels);
   protobufWheel(wheels);
   const built = readdirSync(wheels).filter((name) => name.endsWith(".whl")).sort();

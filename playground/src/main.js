@@ -1,5 +1,6 @@
 // The playground page: loads Pyodide and tritonlint's wheels from this folder, then lints the
 // editor's text as it changes (playground_api.py does the Python side).
+import { compileGrammar, offsetOf, paint, tokens } from "./highlight.js";
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const EXAMPLE = `name: "classifier"
@@ -27,8 +28,10 @@ const folderInput = $("folder");
 const fileSelect = $("file");
 const graph = $("graph");
 const graphTitle = $("graph-title");
+const backdrop = $("backdrop");
 
-// What the page has done, for its tests: the text last linted and the time each step took.
+// What the page has done, for its tests: the text last linted and the time each step took
+// (lint: the whole update after an edit; check: the part of it in tritonlint).
 // (lints counts the checks done; texts gives the texts of the folder open, by path).
 const state = { linted: null, lints: 0, timings: {}, texts: () => Object.fromEntries(folder?.texts ?? []) };
 window.tritonlintPlayground = state;
@@ -70,18 +73,21 @@ function fromFragment() {
 // --- Python ----------------------------------------------------------------------------
 async function loadPython() {
   const started = performance.now();
+  // The wheels and the API module are fetched while Pyodide starts.
+  const download = async (name) => {
+    const response = await fetch(name);
+    if (!response.ok) throw new Error(`${name}: ${response.status}`);
+    return response;
+  };
+  const wheels = download("wheels.json")
+    .then((response) => response.json())
+    .then((names) => Promise.all(names.map((name) => download(`wheels/${name}`).then((r) => r.arrayBuffer()))));
+  const module = download("playground_api.py").then((response) => response.text());
   const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", import.meta.url).href });
   state.timings.pyodide = performance.now() - started;
-  const wheels = await (await fetch("wheels.json")).json();
-  await Promise.all(
-    wheels.map(async (name) => {
-      const response = await fetch(`wheels/${name}`);
-      if (!response.ok) throw new Error(`wheels/${name}: ${response.status}`);
-      pyodide.unpackArchive(await response.arrayBuffer(), "wheel");
-    }),
-  );
+  for (const wheel of await wheels) pyodide.unpackArchive(wheel, "wheel");
   pyodide.FS.mkdirTree("/playground");
-  pyodide.FS.writeFile("/playground/playground_api.py", await (await fetch("playground_api.py")).text());
+  pyodide.FS.writeFile("/playground/playground_api.py", await module);
   pyodide.runPython("import sys; sys.path.insert(0, '/playground')");
   const api = pyodide.pyimport("playground_api");
   state.timings.ready = performance.now() - started;
@@ -105,6 +111,32 @@ async function loadPython() {
   };
 }
 
+// --- colours and squiggles -------------------------------------------------------------
+let grammar = [];
+let squiggled = []; // the findings of the text last linted that are in the file shown
+let lastFindings = [];
+
+function squiggleFindings() {
+  squiggled = lastFindings.filter((f) => f.line && (!folder || f.path === folder.shown));
+  repaint();
+}
+
+function repaint() {
+  const text = editor.value;
+  const marks = squiggled.map((finding) => ({
+    start: offsetOf(text, finding.line, finding.column),
+    end: offsetOf(text, finding.end_line ?? finding.line, finding.end_column ?? finding.column),
+    severity: finding.severity,
+  }));
+  paint(backdrop, text, tokens(grammar, text), marks);
+  syncScroll();
+}
+
+function syncScroll() {
+  backdrop.scrollTop = editor.scrollTop;
+  backdrop.scrollLeft = editor.scrollLeft;
+}
+
 // --- the findings ----------------------------------------------------------------------
 function selectRange(finding) {
   const lines = editor.value.split("\n");
@@ -125,6 +157,8 @@ function reveal(finding) {
 }
 
 function showFindings(findings) {
+  lastFindings = findings;
+  squiggleFindings();
   findingsList.replaceChildren(
     ...findings.map((finding) => {
       const item = document.createElement("li");
@@ -167,6 +201,7 @@ function showFile(path) {
   folder.shown = path;
   fileSelect.value = path;
   editor.value = folder.texts.get(path);
+  squiggleFindings();
 }
 
 function showGraph(html) {
@@ -205,6 +240,7 @@ function main(python) {
       } else {
         findings = python.lint(text, release.value);
       }
+      state.timings.check = performance.now() - started; // tritonlint's part
       showFindings(findings);
       showStatus(findings.length ? "" : "No findings.");
     } catch (error) {
@@ -222,7 +258,12 @@ function main(python) {
     editor.value = text;
     lint();
   };
-  editor.addEventListener("input", schedule);
+  editor.addEventListener("input", () => {
+    squiggled = []; // where they were is no longer known until the text is linted again
+    repaint();
+    schedule();
+  });
+  editor.addEventListener("scroll", syncScroll);
   release.addEventListener("change", lint);
   $("format").addEventListener("click", () => {
     const result = python.format(editor.value);
@@ -316,6 +357,8 @@ async function start() {
   const shared = fromFragment();
   editor.value = shared.text ?? EXAMPLE;
   try {
+    grammar = compileGrammar(await (await fetch("pbtxt.tmLanguage.json")).json());
+    repaint();
     const python = await loadPython();
     for (const { release: version, container } of python.releases()) {
       release.add(new Option(container ? `${version} (${container})` : version, version));

@@ -1,5 +1,5 @@
 // Drives the playground page in headless Chromium as a person would and writes down what it
-// shows: the findings listed for each pasted config, the editor's text after "Format" and
+// shows: the findings listed and squiggled for each pasted config, the editor's text after "Format" and
 // after "Apply fixes", the share link and what it opens, the start-up time, a screenshot of
 // the example it opens with.
 // test_playground.py serves the page, runs this and judges observations.json; this script
@@ -24,7 +24,7 @@ const folders = JSON.parse(fs.readFileSync(process.env.FOLDERS, "utf8"));
 const WAIT = 60000;
 fs.mkdirSync(OUT, { recursive: true });
 
-const seen = { errors: {}, findings: {}, formatted: {}, fixed: {}, folders: {} };
+const seen = { errors: {}, findings: {}, squiggles: {}, formatted: {}, fixed: {}, folders: {} };
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM,
   headless: true,
@@ -64,6 +64,23 @@ const shownFindings = (page) =>
       severity: item.className,
     })));
 
+/** The text under each squiggle, in the order of the findings they mark; and whether the
+ * coloured layer shows the editor's text. */
+const squiggles = (page) =>
+  page.evaluate(() => {
+    const marks = {};
+    for (const piece of document.querySelectorAll("#backdrop [data-marks]")) {
+      for (const index of piece.dataset.marks.split(" ")) {
+        marks[index] = (marks[index] ?? "") + piece.textContent;
+      }
+    }
+    const layer = document.getElementById("backdrop").textContent;
+    return {
+      texts: Object.keys(marks).sort((a, b) => a - b).map((index) => marks[index]),
+      same_text: layer === `${document.getElementById("editor").value}\n`,
+    };
+  });
+
 /** Pastes `text`, clicks `button`, and returns the editor's text once the page has linted it
  * (or, where the button left the text as it was, the status line's message too). */
 async function press(page, text, button) {
@@ -100,6 +117,7 @@ if (page) {
     for (const { name, text } of cases) {
       await paste(page, text);
       seen.findings[name] = await shownFindings(page);
+      seen.squiggles[name] = await squiggles(page);
     }
   });
   await step("format", async () => {

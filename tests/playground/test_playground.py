@@ -117,6 +117,26 @@ def test_findings_are_check_json_of_the_text(seen: Any, tmp_path: Path) -> None:
     assert sum(bool(found) for found in shown.values()) >= 20
 
 
+def offset(text: str, line: int, column: int) -> int:
+    lines = text.split("\n")
+    return min(sum(len(before) + 1 for before in lines[: line - 1]) + column - 1, len(text))
+
+
+def test_squiggles_under_the_text_of_each_finding(seen: Any, tmp_path: Path) -> None:
+    """Under the span of each finding (one character where it is empty), in the editor's
+    layer that shows the text coloured."""
+    shown = observed(seen, "findings", "squiggles")
+    for name, text in CASES.items():
+        check = tritonlint("check", "--output-format", "json", "-", text=text, cwd=tmp_path)
+        expected = []
+        for f in json.loads(check.stdout):
+            if f["line"]:
+                start = offset(text, f["line"], f["column"])
+                end = offset(text, f["end_line"], f["end_column"])
+                expected.append(text[start : max(end, start + 1)])
+        assert shown[name] == {"texts": expected, "same_text": True}, name
+
+
 def test_format_is_format_stdin(seen: Any, tmp_path: Path) -> None:
     shown = observed(seen, "format", "formatted")
     refused = 0
