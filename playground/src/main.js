@@ -1,0 +1,378 @@
+// The playground page: loads Pyodide and tritonlint's wheels from this folder, then lints the
+// editor's text as it changes (playground_api.py does the Python side).
+import { compileGrammar, offsetOf, paint, tokens } from "./highlight.js";
+import { loadPyodide } from "./pyodide/pyodide.mjs";
+
+const EXAMPLE = `name: "classifier"
+platform: "onnxruntime_onnx"
+max_batch_size: "8"
+input [
+  {
+    name: "input"
+    data_type: TYPE_FP32
+    dims: [ 3, 224, 0 ]
+  }
+]
+output [ { name: "logits", data_type: TYPE_FP32, dims: [ 1000 ] } ]
+instance_group [ { count: 1, kind: KIND_CPUS } ]
+`;
+
+const $ = (id) => document.getElementById(id);
+const editor = $("editor");
+const release = $("release");
+const statusLine = $("status");
+const findingsList = $("findings");
+const shareUrl = $("share-url");
+const buttons = ["format", "fix", "share"].map($);
+const folderInput = $("folder");
+const fileSelect = $("file");
+const graph = $("graph");
+const graphTitle = $("graph-title");
+const backdrop = $("backdrop");
+
+// What the page has done, for its tests: the text last linted and the time each step took
+// (lint: the whole update after an edit; check: the part of it in tritonlint).
+// (lints counts the checks done; texts gives the texts of the folder open, by path).
+const state = { linted: null, lints: 0, timings: {}, texts: () => Object.fromEntries(folder?.texts ?? []) };
+window.tritonlintPlayground = state;
+
+function showStatus(text, isError = false) {
+  statusLine.textContent = text;
+  statusLine.classList.toggle("error", isError);
+}
+
+// --- the share link: the text (and the release) in the URL fragment --------------------
+function encode(text) {
+  const bytes = new TextEncoder().encode(text);
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function decode(encoded) {
+  const binary = atob(encoded.replaceAll("-", "+").replaceAll("_", "/"));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+function shareLink() {
+  const fragment = new URLSearchParams({ release: release.value, config: encode(editor.value) });
+  return `${location.origin}${location.pathname}#${fragment}`;
+}
+
+function fromFragment() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  let text = null;
+  try {
+    text = fragment.has("config") ? decode(fragment.get("config")) : null;
+  } catch {
+    showStatus("The link's config could not be read; showing the example.", true);
+  }
+  return { text, release: fragment.get("release") };
+}
+
+// --- Python ----------------------------------------------------------------------------
+async function loadPython() {
+  const started = performance.now();
+  // The wheels and the API module are fetched while Pyodide starts.
+  const download = async (name) => {
+    const response = await fetch(name);
+    if (!response.ok) throw new Error(`${name}: ${response.status}`);
+    return response;
+  };
+  const wheels = download("wheels.json")
+    .then((response) => response.json())
+    .then((names) => Promise.all(names.map((name) => download(`wheels/${name}`).then((r) => r.arrayBuffer()))));
+  const module = download("playground_api.py").then((response) => response.text());
+  const pyodide = await loadPyodide({ indexURL: new URL("./pyodide/", import.meta.url).href });
+  state.timings.pyodide = performance.now() - started;
+  for (const wheel of await wheels) pyodide.unpackArchive(wheel, "wheel");
+  pyodide.FS.mkdirTree("/playground");
+  pyodide.FS.writeFile("/playground/playground_api.py", await module);
+  pyodide.runPython("import sys; sys.path.insert(0, '/playground')");
+  const api = pyodide.pyimport("playground_api");
+  state.timings.ready = performance.now() - started;
+  return {
+    releases: () => JSON.parse(api.releases()),
+    lint: (text, version) => JSON.parse(api.lint(text, version)),
+    format: (text) => JSON.parse(api.format_config(text)),
+    fix: (text, version) => JSON.parse(api.apply_fixes(text, version)),
+    // The multi-file mode: a folder's files in Pyodide's file system, checked there.
+    writeFolder(files) {
+      api.clear_folders();
+      for (const [path, bytes] of files) {
+        pyodide.FS.mkdirTree(`/folders/${path.split("/").slice(0, -1).join("/")}`);
+        pyodide.FS.writeFile(`/folders/${path}`, bytes);
+      }
+    },
+    writeFile: (path, text) => pyodide.FS.writeFile(`/folders/${path}`, text),
+    readFile: (path) => pyodide.FS.readFile(`/folders/${path}`, { encoding: "utf8" }),
+    checkFolder: (name, version) => JSON.parse(api.check_folder(name, version)),
+    fixFolder: (name, version) => JSON.parse(api.fix_folder(name, version)),
+  };
+}
+
+// --- colours and squiggles -------------------------------------------------------------
+let grammar = [];
+let squiggled = []; // the findings of the text last linted that are in the file shown
+let lastFindings = [];
+
+function squiggleFindings() {
+  squiggled = lastFindings.filter((f) => f.line && (!folder || f.path === folder.shown));
+  repaint();
+}
+
+function repaint() {
+  const text = editor.value;
+  const marks = squiggled.map((finding) => ({
+    start: offsetOf(text, finding.line, finding.column),
+    end: offsetOf(text, finding.end_line ?? finding.line, finding.end_column ?? finding.column),
+    severity: finding.severity,
+  }));
+  paint(backdrop, text, tokens(grammar, text), marks);
+  syncScroll();
+}
+
+function syncScroll() {
+  backdrop.scrollTop = editor.scrollTop;
+  backdrop.scrollLeft = editor.scrollLeft;
+}
+
+// --- the findings ----------------------------------------------------------------------
+function selectRange(finding) {
+  const lines = editor.value.split("\n");
+  const offset = (line, column) =>
+    lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0) + column - 1;
+  const start = offset(finding.line, finding.column);
+  const end = finding.end_line ? offset(finding.end_line, finding.end_column) : start;
+  editor.focus();
+  editor.setSelectionRange(start, Math.max(start, end));
+}
+
+function reveal(finding) {
+  if (folder && finding.path !== folder.shown) {
+    if (!folder.texts.has(finding.path)) return;
+    showFile(finding.path);
+  }
+  selectRange(finding);
+}
+
+function showFindings(findings) {
+  lastFindings = findings;
+  squiggleFindings();
+  findingsList.replaceChildren(
+    ...findings.map((finding) => {
+      const item = document.createElement("li");
+      item.className = finding.severity;
+      const place = document.createElement("span");
+      place.className = "place";
+      place.textContent = finding.line ? `${finding.line}:${finding.column}` : "";
+      const code = document.createElement("a");
+      code.className = "code";
+      code.textContent = finding.code;
+      code.href = finding.url ?? "";
+      code.target = "_blank";
+      code.rel = "noopener";
+      code.title = `${finding.name}: the rule's documentation`;
+      const message = document.createElement("span");
+      message.className = "message";
+      message.textContent = finding.message;
+      if (folder) {
+        const where = document.createElement("span");
+        where.className = "path";
+        where.textContent = finding.path;
+        item.append(where);
+      }
+      item.append(place, code, message);
+      item.dataset.code = finding.code;
+      if (finding.line) item.addEventListener("click", () => reveal(finding));
+      return item;
+    }),
+  );
+  $("count").textContent = `(${findings.length})`;
+}
+
+// --- the multi-file mode: a folder opened or dropped --------------------------------------
+// The folder shown (null: one config): its name, the text of each config by path (as
+// findings give paths: "NAME/model/config.pbtxt"), and the file in the editor.
+let folder = null;
+const TEXT_FILE = /\.(pbtxt|txt|py|json|toml|yaml|yml)$/;
+
+function showFile(path) {
+  folder.shown = path;
+  fileSelect.value = path;
+  editor.value = folder.texts.get(path);
+  squiggleFindings();
+}
+
+function showGraph(html) {
+  graph.hidden = graphTitle.hidden = html == null;
+  if (html != null) graph.srcdoc = html;
+}
+
+/** Reads the files of a dropped folder (FileSystemEntry), with their paths. */
+async function entryFiles(entry) {
+  if (entry.isFile) {
+    const file = await new Promise((resolve, reject) => entry.file(resolve, reject));
+    return [[entry.fullPath.replace(/^\//, ""), file]];
+  }
+  const reader = entry.createReader();
+  const found = [];
+  for (;;) {
+    const batch = await new Promise((resolve, reject) => reader.readEntries(resolve, reject));
+    if (!batch.length) return found;
+    for (const child of batch) found.push(...(await entryFiles(child)));
+  }
+}
+
+function main(python) {
+  let timer = null;
+  const lint = () => {
+    const text = editor.value;
+    const started = performance.now();
+    try {
+      let findings;
+      if (folder) {
+        python.writeFile(folder.shown, text);
+        folder.texts.set(folder.shown, text);
+        const checked = python.checkFolder(folder.name, release.value);
+        findings = checked.findings;
+        showGraph(checked.graph);
+      } else {
+        findings = python.lint(text, release.value);
+      }
+      state.timings.check = performance.now() - started; // tritonlint's part
+      showFindings(findings);
+      showStatus(findings.length ? "" : "No findings.");
+    } catch (error) {
+      showStatus(`tritonlint failed: ${error}`, true);
+    }
+    state.timings.lint = performance.now() - started;
+    state.linted = text;
+    state.lints += 1;
+  };
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = setTimeout(lint, 150);
+  };
+  const replaceText = (text) => {
+    editor.value = text;
+    lint();
+  };
+  editor.addEventListener("input", () => {
+    squiggled = []; // where they were is no longer known until the text is linted again
+    repaint();
+    schedule();
+  });
+  editor.addEventListener("scroll", syncScroll);
+  release.addEventListener("change", lint);
+  $("format").addEventListener("click", () => {
+    const result = python.format(editor.value);
+    if (result.error) showStatus(`Not formatted: ${result.error}`, true);
+    else replaceText(result.text);
+  });
+  $("fix").addEventListener("click", () => {
+    if (folder) {
+      python.writeFile(folder.shown, editor.value);
+      const result = python.fixFolder(folder.name, release.value);
+      for (const path of result.changed) folder.texts.set(path, python.readFile(path));
+      replaceText(folder.texts.get(folder.shown));
+      if (!result.fixed) showStatus("No finding has a safe fix.");
+      return;
+    }
+    const result = python.fix(editor.value, release.value);
+    replaceText(result.text);
+    if (!result.fixed) showStatus("No finding has a safe fix.");
+  });
+  const openFolder = async (files) => {
+    const texts = new Map();
+    const written = [];
+    for (const [path, file] of files) {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      written.push([path, bytes]);
+      if (TEXT_FILE.test(path)) texts.set(path, new TextDecoder().decode(bytes));
+    }
+    const configs = [...texts.keys()].filter((p) => p.endsWith(".pbtxt")).sort();
+    if (!configs.length) {
+      showStatus("That folder has no .pbtxt file.", true);
+      return;
+    }
+    python.writeFolder(written);
+    folder = { name: configs[0].split("/")[0], texts, shown: null };
+    fileSelect.replaceChildren(...configs.map((path) => new Option(path, path)));
+    for (const element of [fileSelect, $("single")]) element.hidden = false;
+    $("editing").hidden = true;
+    $("share").disabled = true;
+    document.body.classList.add("folder");
+    shareUrl.hidden = true;
+    showFile(configs[0]);
+    lint();
+    // Show the file of the first finding, where it is a config of the folder.
+    const first = findingsList.querySelector("li .path")?.textContent;
+    if (first && first !== folder.shown && folder.texts.has(first) && first.endsWith(".pbtxt")) {
+      showFile(first);
+    }
+  };
+  const opening = (files) =>
+    openFolder(files).catch((error) => showStatus(`The folder could not be read: ${error}`, true));
+  folderInput.addEventListener("change", () =>
+    opening([...folderInput.files].map((file) => [file.webkitRelativePath, file])),
+  );
+  document.body.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    document.body.classList.add("dragging");
+  });
+  document.body.addEventListener("dragleave", () => document.body.classList.remove("dragging"));
+  document.body.addEventListener("drop", async (event) => {
+    event.preventDefault();
+    document.body.classList.remove("dragging");
+    const entry = [...event.dataTransfer.items].map((item) => item.webkitGetAsEntry())[0];
+    if (entry?.isDirectory) opening(await entryFiles(entry));
+    else showStatus("Drop a folder: a model repository, or a folder of them.", true);
+  });
+  fileSelect.addEventListener("change", () => {
+    showFile(fileSelect.value);
+    lint();
+  });
+  $("single").addEventListener("click", () => {
+    folder = null;
+    document.body.classList.remove("folder");
+    for (const element of [fileSelect, $("single")]) element.hidden = true;
+    $("editing").hidden = false;
+    $("share").disabled = false;
+    showGraph(null);
+    replaceText(EXAMPLE);
+  });
+  $("share").addEventListener("click", async () => {
+    const link = shareLink();
+    history.replaceState(null, "", link);
+    shareUrl.hidden = false;
+    shareUrl.value = link;
+    shareUrl.select();
+    await navigator.clipboard?.writeText(link).catch(() => {});
+  });
+  lint();
+}
+
+async function start() {
+  const shared = fromFragment();
+  editor.value = shared.text ?? EXAMPLE;
+  try {
+    grammar = compileGrammar(await (await fetch("pbtxt.tmLanguage.json")).json());
+    repaint();
+    const python = await loadPython();
+    for (const { release: version, container } of python.releases()) {
+      release.add(new Option(container ? `${version} (${container})` : version, version));
+    }
+    if (shared.release && [...release.options].some((o) => o.value === shared.release)) {
+      release.value = shared.release;
+    }
+    for (const element of [release, folderInput, ...buttons]) element.disabled = false;
+    $("open-folder").removeAttribute("aria-disabled");
+    main(python);
+  } catch (error) {
+    showStatus(`The playground could not start: ${error}`, true);
+    throw error;
+  }
+}
+
+start();
