@@ -61,6 +61,7 @@ async def test_a_new_version_folder_clears_the_missing_version_finding(
     (model / "1/model.onnx").write_bytes(b"")  # an empty placeholder
     changed(client, (model / "1", Kind.Created), (model / "1/model.onnx", Kind.Created))
     await until(lambda: codes(client, uri) == [])
+    assert messages(client, uri) == []
 
 
 async def test_deleting_the_model_file_reports_it_missing(
@@ -110,6 +111,22 @@ async def test_a_renamed_model_folder_clears_the_old_files_findings(
     changed(client, (old, Kind.Deleted), (new, Kind.Created))
     await until(lambda: codes(client, (old / "config.pbtxt").as_uri()) == [])
     await until(lambda: "TL212" in (codes(client, (new / "config.pbtxt").as_uri()) or []))
+    assert messages(client, (old / "config.pbtxt").as_uri()) == []
+    assert messages(client, (new / "config.pbtxt").as_uri()) == [
+        (
+            "TL212",
+            "no numbered version folder such as 1/; tritonserver refuses the model: at least "
+            "one version must be available under the version policy of model 'classifier'",
+            at(0, 0, 0, 18),
+        ),
+        (
+            "TL201",
+            'name "classifier" differs from the model folder "renamed"; tritonserver refuses '
+            "it: unexpected directory name 'renamed' for model 'classifier', directory name "
+            "must equal model name",
+            at(0, 6, 0, 18),
+        ),
+    ]
 
 
 async def test_a_deleted_repository_clears_its_findings(
@@ -122,6 +139,7 @@ async def test_a_deleted_repository_clears_its_findings(
     shutil.rmtree(project / "models")
     changed(client, (project / "models", Kind.Deleted))
     await until(lambda: codes(client, uri) == [])
+    assert messages(client, uri) == []
 
 
 async def test_a_config_in_a_new_repository_checks_that_repository(
@@ -131,6 +149,14 @@ async def test_a_config_in_a_new_repository_checks_that_repository(
     make_tree(project / "more", {"lone/config.pbtxt": 'name: "lone"\nbackend: "onnxruntime"\n'})
     changed(client, (config, Kind.Created))
     await until(lambda: codes(client, config.as_uri()) == ["TL212"])
+    assert messages(client, config.as_uri()) == [
+        (
+            "TL212",
+            "no numbered version folder such as 1/; tritonserver refuses the model: at least "
+            "one version must be available under the version policy of model 'lone'",
+            at(0, 0, 0, 12),
+        )
+    ]
 
 
 async def test_a_config_changed_on_disk_is_checked_again(
@@ -140,6 +166,9 @@ async def test_a_config_changed_on_disk_is_checked_again(
     config.write_text(NEGATIVE_BATCH)
     changed(client, (config, Kind.Changed))
     await until(lambda: codes(client, config.as_uri()) == ["TL501"])
+    assert messages(client, config.as_uri()) == [
+        ("TL501", "'max_batch_size' must be non-negative value for classifier", at(2, 16, 2, 18))
+    ]
 
 
 async def test_an_open_documents_text_wins_over_its_file_changed_on_disk(
@@ -162,6 +191,7 @@ async def test_a_settings_file_change_rechecks_with_the_new_options(
     (project / ".tritonlint.toml").write_text('ignore = ["TL217"]\n')
     changed(client, (project / ".tritonlint.toml", Kind.Created))
     await until(lambda: codes(client, uri) == [])
+    assert messages(client, uri) == []
 
 
 async def test_added_and_removed_workspace_folders_add_and_forget_repositories(
@@ -181,8 +211,17 @@ async def test_added_and_removed_workspace_folders_add_and_forget_repositories(
 
     folders([folder], [])
     await until(lambda: codes(client, uri) == ["TL212"])
+    assert messages(client, uri) == [
+        (
+            "TL212",
+            "no numbered version folder such as 1/; tritonserver refuses the model: at least "
+            "one version must be available under the version policy of model 'lone'",
+            at(0, 0, 0, 12),
+        )
+    ]
     folders([], [folder])
     await until(lambda: codes(client, uri) == [])
+    assert messages(client, uri) == []
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
