@@ -235,7 +235,10 @@ def test_a_nested_field_added_later_names_its_message(tmp_path: Path) -> None:
         'field "iterative_sequence" of inference.ModelSequenceBatching was added in Triton '
         "2.40.0; this repository targets 2.37.0"
     )
-    _added_later(models, "TL101", "23.08", message, "2.40")
+    finding = _added_later(models, "TL101", "23.08", message, "2.40")
+    assert finding.severity.value == "error"
+    assert finding.span is not None
+    assert (finding.span.line, finding.span.column, finding.span.end_column) == (6, 21, 39)
 
 
 def test_an_enum_value_added_later_is_an_error_naming_the_release(tmp_path: Path) -> None:
