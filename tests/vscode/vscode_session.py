@@ -68,6 +68,26 @@ def cache_dir() -> Path:
     return Path(os.environ.get("TRITONLINT_E2E_CACHE", default))
 
 
+def browser_tools() -> dict[str, str]:
+    """Chromium, Node and tools/graph-render's npm packages, installed (once, into
+    :func:`cache_dir`) by scripts/graph_render/setup.sh: their paths (``node``, ``chromium``,
+    ``modules``). The test skips, with the script's reason, where this machine lacks
+    something the script cannot install."""
+    setup = subprocess.run(
+        ["bash", str(ROOT / "scripts" / "graph_render" / "setup.sh")],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TRITONLINT_E2E_CACHE": str(cache_dir())},
+        timeout=30 * 60,
+        check=False,
+    )
+    if setup.returncode == UNAVAILABLE:
+        pytest.skip(setup.stderr.strip().splitlines()[-1])
+    assert setup.returncode == 0, f"scripts/graph_render/setup.sh failed:\n{setup.stderr}"
+    tools: dict[str, str] = json.loads((cache_dir() / "graph-render.json").read_text())
+    return tools
+
+
 def run_setup() -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         ["bash", str(SETUP)],
