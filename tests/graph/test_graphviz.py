@@ -56,7 +56,9 @@ UNKNOWN_SHAPE = "unknown shape"
 
 #: The cases with models in no ensemble, drawn with ``--all`` too.
 DRAWN_WHOLE = ("model_repository", "nested")
-CASE_NAMES = [*sorted(CASES), "nested", *(f"{name}--all" for name in DRAWN_WHOLE)]
+#: The nested ensembles, each with a finding of its own: their clusters are marked.
+FLAGGED = "nested-flagged"
+CASE_NAMES = [*sorted(CASES), "nested", *(f"{name}--all" for name in DRAWN_WHOLE), FLAGGED]
 
 
 @dataclass(frozen=True)
@@ -72,7 +74,15 @@ def cases(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Case]:
     """The Mermaid test's repositories as ``graph --format dot`` draws them, and with
     ``--all`` those that have models in no ensemble."""
     paths = {name: ROOT / path for name, path in CASES.items()}
-    paths["nested"] = make_tree(tmp_path_factory.mktemp("graphviz") / "nested", NESTED)
+    folder = tmp_path_factory.mktemp("graphviz")
+    paths["nested"] = make_tree(folder / "nested", NESTED)
+    flagged = {
+        path: text.replace("max_batch_size: 4", "max_batch_size: 4\n    no_such_field: 1", 1)
+        if path in ("ocr/config.pbtxt", "detect_pipeline/config.pbtxt")
+        else text
+        for path, text in NESTED.items()
+    }
+    paths[FLAGGED] = make_tree(folder / FLAGGED, flagged)
     made = {}
     for name, path in paths.items():
         graph = build_graph([path], LintOptions())
@@ -270,11 +280,11 @@ def test_dot_colours_what_findings_are_about(case: str, laid: Laid, cases: dict[
 
 
 def test_some_case_is_coloured(cases: dict[str, Case]) -> None:
-    """The colour test has something to judge: a node, an edge of each case with findings."""
+    """The colour test has something to judge: nodes, edges and clusters with findings."""
     marked = [
         m for name in CASE_NAMES for m in _expected(cases[name].data, name.endswith("--all"))[1]
     ]
-    assert {m.kind for m in marked} == {"node", "edge"}
+    assert {m.kind for m in marked} == {"node", "edge", "cluster"}
     assert {m.severity for m in marked} == {"error", "warning"}
 
 
