@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs what tests/graph/test_renderers.py runs: Chromium and Node as the VS Code
-# end-to-end setup installs them (its functions, into the same cache), and the npm packages
-# of tools/graph-render/ (mermaid, playwright-core) exactly as its package-lock.json pins them.
+# Installs what tests/graph/test_renderers.py and test_graphviz.py run: Chromium and Node as
+# the VS Code end-to-end setup installs them (its functions, into the same cache), and the npm
+# packages of tools/graph-render/ (mermaid, playwright-core, @hpcc-js/wasm-graphviz) exactly
+# as its package-lock.json pins them.
 # Idempotent: with Chromium, Node and the lock file unchanged it installs nothing.
 #
 #   scripts/graph_render/setup.sh

@@ -1,15 +1,13 @@
-"""The graph drawn: Mermaid text exactly, DOT through a real Graphviz, the HTML page parsed."""
+"""The graph drawn: Mermaid text exactly, the HTML page parsed (the DOT is laid out by a real
+Graphviz in test_graphviz.py)."""
 
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
-import pytest
 from graph_trees import NESTED
 from helpers import make_tree
 
@@ -63,44 +61,6 @@ def test_mermaid_classes_boxes_by_severity() -> None:
     text = render(graph, "mermaid")
     assert '    n3["classifier<br>no such model"]' in text
     assert "  class n3 error\n" in text
-
-
-def _graphviz_svg(dot_text: str) -> ET.Element:
-    dot = shutil.which("dot")
-    if dot is None:
-        pytest.skip("Graphviz (dot) is not installed")
-    done = subprocess.run(
-        [dot, "-Tsvg"], input=dot_text, capture_output=True, text=True, timeout=60, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    assert "Warning" not in done.stderr and "Error" not in done.stderr, done.stderr
-    return ET.fromstring(done.stdout)
-
-
-def _svg_texts(svg: ET.Element) -> list[str]:
-    return [node.text or "" for node in svg.iter() if node.tag.endswith("}text")]
-
-
-@pytest.mark.parametrize("case", ["ensemble_shape_mismatch", "ensemble_output_not_produced"])
-def test_dot_is_laid_out_by_graphviz(case: str) -> None:
-    graph = build_graph([ROOT / "fixtures/broken" / case], LintOptions())
-    svg = _graphviz_svg(render(graph, "dot"))
-    texts = _svg_texts(svg)
-    drawing = make_drawing(graph)
-    for box in drawing.all_boxes():
-        for line in box.lines:
-            assert line in texts
-    for arrow in drawing.arrows:
-        assert arrow.label in texts
-    classes = {node.get("class") for node in svg.iter()}
-    assert any(c and "error" in c.split() for c in classes)
-
-
-def test_dot_of_a_nested_ensemble_is_laid_out_by_graphviz(tmp_path: Path) -> None:
-    svg = _graphviz_svg(render(_nested(tmp_path), "dot", everything=True))
-    texts = _svg_texts(svg)
-    assert "step 0: detect_pipeline (ensemble)" in texts
-    assert "spare" in texts
 
 
 class _Page(HTMLParser):
