@@ -93,7 +93,7 @@ function drawFrame(frame: FrameView, parent: Element): void {
     group,
   );
   title.textContent = frame.title;
-  titled(title, frame.tooltip);
+  titled(group, frame.tooltip);
   if (frame.open) {
     const uri = frame.open;
     title.addEventListener('click', () => vscode.postMessage({ type: 'open', uri }));
