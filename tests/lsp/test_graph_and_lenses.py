@@ -167,6 +167,35 @@ async def test_code_lenses_follow_unsaved_edits(client: LanguageClient, project:
     assert [where(lens)[1] for lens in await lenses(client, outer)] == ["runs 2 models"]
 
 
+async def test_code_lenses_follow_the_disk(client: LanguageClient, project: Path) -> None:
+    """A config the editor does not have open is read again when it changes on disk, and
+    counts no more once deleted."""
+    pre = open_document(client, config(project, "pre"), config(project, "pre").read_text())
+    assert [where(lens)[1] for lens in await lenses(client, pre)] == ["run by 1 ensemble"]
+    outer = config(project, "outer")
+    outer.write_text(OUTER.replace('model_name: "classifier"', 'model_name: "pre"'))
+    watched(client, (outer, types.FileChangeType.Changed))
+    shown = [where(lens) for lens in await lenses(client, pre)]
+    assert [(title, places) for _, title, _, _, _, places in shown] == [
+        ("run by 2 ensembles", [("outer", 14, 18, 23), ("pipeline", 8, 18, 23)]),
+    ]
+    outer.unlink()
+    watched(client, (outer, types.FileChangeType.Deleted))
+    shown = [where(lens) for lens in await lenses(client, pre)]
+    assert [(title, places) for _, title, _, _, _, places in shown] == [
+        ("run by 1 ensemble", [("pipeline", 8, 18, 23)]),
+    ]
+
+
+def watched(client: LanguageClient, *changes: tuple[Path, types.FileChangeType]) -> None:
+    """What an editor's file watcher tells the server."""
+    client.workspace_did_change_watched_files(
+        types.DidChangeWatchedFilesParams(
+            changes=[types.FileEvent(uri=path.as_uri(), type=kind) for path, kind in changes]
+        )
+    )
+
+
 async def test_graph_of_an_ensemble_is_the_graph_commands_json_with_places(
     client: LanguageClient, project: Path
 ) -> None:

@@ -281,6 +281,41 @@ async function saved(relative, before) {
   });
 }
 
+/** The graph view's page: a frame of its own (inside the workbench's webview frame), once
+ * it has drawn a graph. */
+async function graphFrame() {
+  return until('the graph drawn in the webview', async () => {
+    for (const candidate of page.frames()) {
+      if (candidate === page.mainFrame()) continue;
+      const drawn = await candidate.locator('body[data-state="drawn"] svg .node').count();
+      if (drawn > 0) return candidate;
+    }
+    return undefined;
+  });
+}
+
+/** The editor group whose active tab is the file `relative`. */
+function editorGroupOf(relative) {
+  return page
+    .locator('.editor-group-container', { has: page.locator('.tab.active', { hasText: path.basename(relative) }) })
+    .first();
+}
+
+/** Waits for `group` to show the file `relative` (a config opened from the graph view opens in
+ * the first group, beside the view, which keeps the focus: the breadcrumbs above the editor give
+ * its path); returns that path. */
+async function openedIn(group, relative) {
+  return until(`the editor of ${relative}`, async () => {
+    const crumbs = await group.locator('.breadcrumbs-control .monaco-breadcrumb-item').allInnerTexts();
+    const shown = crumbs
+      .map((crumb) => crumb.trim())
+      .filter(Boolean)
+      .slice(0, relative.split('/').length)
+      .join('/');
+    return shown === relative && shown;
+  });
+}
+
 const steps = {
   async workbench() {
     await page.goto(process.env.CS_URL, { waitUntil: 'domcontentloaded', timeout: STEP });
@@ -582,15 +617,7 @@ const steps = {
     const { file, hoverEdge, open, opened } = plan.graph;
     await openFile(file);
     await runCommand('tritonlint: Show Ensemble Graph');
-    // The webview's page is in a frame of its own (inside the workbench's webview frame).
-    const frame = await until('the graph drawn in the webview', async () => {
-      for (const candidate of page.frames()) {
-        if (candidate === page.mainFrame()) continue;
-        const drawn = await candidate.locator('body[data-state="drawn"] svg .node').count();
-        if (drawn > 0) return candidate;
-      }
-      return undefined;
-    });
+    const frame = await graphFrame();
     seen.graphHeading = await frame.locator('h2').innerText();
     seen.graphNodes = await frame
       .locator('svg .node')
@@ -605,20 +632,8 @@ const steps = {
     seen.graphEdgeHover = await tooltip.innerText();
     await shot('graph.png');
     await frame.locator('svg .node.link', { hasText: open }).first().click();
-    // The config opens in the first group, beside the view (which keeps the focus): its
-    // tab is that group's active one, and the breadcrumbs above the editor give its path.
-    const group = page
-      .locator('.editor-group-container', { has: page.locator('.tab.active', { hasText: path.basename(opened) }) })
-      .first();
-    seen.graphOpened = await until(`the editor of ${opened}`, async () => {
-      const crumbs = await group.locator('.breadcrumbs-control .monaco-breadcrumb-item').allInnerTexts();
-      const shown = crumbs
-        .map((crumb) => crumb.trim())
-        .filter(Boolean)
-        .slice(0, opened.split('/').length)
-        .join('/');
-      return shown === opened && shown;
-    });
+    const group = editorGroupOf(opened);
+    seen.graphOpened = await openedIn(group, opened);
     // The view follows the config now active. Typing in it (unsaved) redraws the graph:
     // renaming the classifier's input to the name the ensemble maps clears the findings.
     const { line, word, typed } = plan.graph.edit;
@@ -649,6 +664,61 @@ const steps = {
     seen.graphSavedAfterEdit = savedText(opened);
     await shot('graph-opened.png');
   },
+
+  /** Show Ensemble Graph on an ensemble that runs another: the nested one is a frame with its
+   * models inside; a click on an inner model opens its config, one on the frame's title the
+   * nested ensemble's. */
+  async nestedGraph() {
+    const { file, open, opened, frameOpened } = plan.nestedGraph;
+    await openFile(file);
+    await runCommand('tritonlint: Show Ensemble Graph');
+    const frame = await graphFrame();
+    seen.nestedHeading = await frame.locator('h2').innerText();
+    seen.nestedPanels = await frame.locator('svg.ensemble > text.title').allTextContents();
+    // Each frame's title, and the first lines of the boxes drawn inside its rectangle.
+    seen.nestedFrames = await frame.locator('svg .frame').evaluateAll((frames) =>
+      frames.map((group) => {
+        const outer = group.querySelector('rect').getBoundingClientRect();
+        const inside = [...group.ownerSVGElement.querySelectorAll('.node')].filter((node) => {
+          const box = node.querySelector('rect').getBoundingClientRect();
+          return (
+            box.left >= outer.left &&
+            box.right <= outer.right &&
+            box.top >= outer.top &&
+            box.bottom <= outer.bottom
+          );
+        });
+        return {
+          title: group.querySelector('text.frame-title').textContent,
+          inside: inside.map((node) => node.querySelector('text').textContent),
+        };
+      }),
+    );
+    seen.nestedNodes = await frame
+      .locator('svg .node')
+      .evaluateAll((nodes) => nodes.map((node) => node.querySelector('text').textContent));
+    seen.nestedEdges = await frame.locator('svg .edge text.label').allTextContents();
+    // The picture is wider than the view beside the editor: for the screenshot, the window
+    // wider and the view's group maximized (where this VS Code has the command), then restored.
+    await page.locator('.tab', { hasText: 'Ensemble Graph' }).first().click();
+    await page.setViewportSize({ width: 1600, height: 800 });
+    const maximized = await runCommand('View: Maximize Editor Group and Hide Side Bars').then(
+      () => true,
+      () => page.keyboard.press('Escape').then(() => false),
+    );
+    await sleep(1000);
+    await shot('graph-nested.png');
+    if (maximized) {
+      await runCommand('View: Toggle Maximize Editor Group');
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+    // A click on a model inside the frame opens its config; the view follows it (what runs it).
+    await frame.locator('svg .node.link', { hasText: open }).first().click();
+    seen.nestedOpened = await openedIn(editorGroupOf(opened), opened);
+    await until('the graph of what runs the model', async () => (await frame.locator('h2').innerText()).includes(open));
+    await frame.locator('svg text.frame-title.link').first().click();
+    seen.nestedFrameOpened = await openedIn(editorGroupOf(frameOpened), frameOpened);
+  },
 };
 
 // Written after each step, so that a run stopped from outside still tells what it saw.
@@ -670,6 +740,7 @@ const needs = {
   inputEnter: ['workbench'],
   ruleDocs: ['workbench'],
   graph: ['workbench'],
+  nestedGraph: ['workbench'],
 };
 const done = new Set();
 

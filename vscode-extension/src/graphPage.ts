@@ -30,6 +30,11 @@ svg text.detail { fill: var(--vscode-descriptionForeground); font-size: 11px; }
 .node rect { fill: var(--vscode-editor-background); stroke: var(--vscode-foreground); stroke-width: 1; }
 .node.input rect, .node.output rect { stroke: var(--vscode-textLink-foreground); }
 .node.unproduced rect, .node.unused rect { stroke-dasharray: 4 3; }
+.node.cycle rect { stroke-dasharray: 6 2 1 2; }
+.frame rect { fill: var(--vscode-sideBar-background, #8881); stroke: var(--vscode-textLink-foreground); stroke-width: 1; stroke-dasharray: 5 3; }
+svg text.frame-title { text-anchor: start; font-weight: 600; }
+svg text.frame-title.link { cursor: pointer; fill: var(--vscode-textLink-foreground); }
+svg text.frame-title.link:hover { text-decoration: underline; }
 .node.link { cursor: pointer; }
 .node.link:hover rect { stroke-width: 2; }
 .edge .line { fill: none; stroke: var(--vscode-foreground); stroke-width: 1.2; }

@@ -227,3 +227,179 @@ describe('the webview page', () => {
     expect(html).not.toMatch(/https?:\/\//);
   });
 });
+
+/** `ocr` runs the ensemble `detect_pipeline` (which runs `detect`), then `read`. */
+const NESTED: GraphAnswer = {
+  version: 1,
+  model: 'ocr',
+  repositories: [
+    {
+      root: '/repo',
+      models: [
+        model('detect'),
+        model('detect_pipeline', { platform: 'ensemble', ensemble: true, instance_kinds: [] }),
+        model('ocr', { platform: 'ensemble', ensemble: true, instance_kinds: [] }),
+        model('read', { findings: [{ ...TL713, code: 'TL105', severity: 'warning', path: 'read/config.pbtxt' }] }),
+      ],
+      ensembles: [
+        {
+          name: 'detect_pipeline',
+          nodes: [
+            { id: 'input:IMAGE', kind: 'input', name: 'IMAGE', findings: [] },
+            { id: 'step:0', kind: 'step', name: 'detect', step: 0, findings: [TL713] },
+            { id: 'output:BOXES', kind: 'output', name: 'BOXES', findings: [] },
+          ],
+          edges: [
+            edge('input:IMAGE', 'step:0', 'IMAGE', { target_key: 'IMAGE', findings: [TL713] }),
+            edge('step:0', 'output:BOXES', 'BOXES', { source_key: 'BOXES', dims: [-1, 4] }),
+          ],
+        },
+        {
+          name: 'ocr',
+          nodes: [
+            { id: 'input:IMAGE', kind: 'input', name: 'IMAGE', findings: [] },
+            { id: 'step:0', kind: 'step', name: 'detect_pipeline', step: 0, findings: [] },
+            { id: 'step:1', kind: 'step', name: 'read', step: 1, findings: [] },
+            { id: 'output:TEXT', kind: 'output', name: 'TEXT', findings: [] },
+          ],
+          edges: [
+            edge('input:IMAGE', 'step:0', 'IMAGE', { target_key: 'IMAGE' }),
+            edge('step:0', 'step:1', 'boxes', { source_key: 'BOXES', target_key: 'BOXES', dims: [-1, 4] }),
+            edge('step:1', 'output:TEXT', 'TEXT', { source_key: 'TEXT', data_type: 'TYPE_STRING', dims: [-1] }),
+          ],
+        },
+      ],
+      in_no_ensemble: [],
+    },
+  ],
+};
+
+type Rect = { x: number; y: number; width: number; height: number };
+const within = (inner: Rect, outer: Rect) =>
+  inner.x >= outer.x &&
+  inner.y >= outer.y &&
+  inner.x + inner.width <= outer.x + outer.width &&
+  inner.y + inner.height <= outer.y + outer.height;
+const apart = (a: Rect, b: Rect) =>
+  a.x + a.width <= b.x || b.x + b.width <= a.x || a.y + a.height <= b.y || b.y + b.height <= a.y;
+
+describe('a nested ensemble', () => {
+  const view = graphView(NESTED);
+  const [panel] = view.panels;
+  const box = (id: string) => panel.boxes.find((b) => b.id === id)!;
+  const [frame] = panel.frames;
+
+  it('is a frame in the panel of the ensemble that runs it, in place of its step, not a panel of its own', () => {
+    expect(view.panels.map((p) => p.title)).toEqual(['ocr (ensemble)']);
+    expect(panel.frames.map((f) => [f.id, f.title])).toEqual([['step:0', 'step 0: detect_pipeline (ensemble)']]);
+    expect(panel.boxes.map((b) => [b.id, b.lines[0]])).toEqual([
+      ['input:IMAGE', 'IMAGE'],
+      ['step:0/input:IMAGE', 'IMAGE'],
+      ['step:0/step:0', 'detect'],
+      ['step:0/output:BOXES', 'BOXES'],
+      ['step:1', 'read'],
+      ['output:TEXT', 'TEXT'],
+    ]);
+  });
+
+  it('holds its boxes inside the frame, clear of its title, the frame clear of the other boxes', () => {
+    for (const id of ['step:0/input:IMAGE', 'step:0/step:0', 'step:0/output:BOXES']) {
+      expect(within(box(id), frame)).toBe(true);
+      expect(box(id).y).toBeGreaterThanOrEqual(frame.y + 20);
+    }
+    for (const id of ['input:IMAGE', 'step:1', 'output:TEXT']) {
+      expect(apart(box(id), frame)).toBe(true);
+    }
+    for (const [i, a] of panel.boxes.entries()) {
+      for (const b of panel.boxes.slice(i + 1)) {
+        expect(apart(a, b), `${a.id} and ${b.id}`).toBe(true);
+      }
+    }
+    expect(within(frame, { x: 0, y: 0, width: panel.width, height: panel.height })).toBe(true);
+  });
+
+  it("takes the step's tensors to its inputs and from its outputs; its own arrows stay inside", () => {
+    expect(panel.arrows.map((a) => [a.from, a.to, a.label])).toEqual([
+      ['step:0/input:IMAGE', 'step:0/step:0', 'IMAGE: FP32 [B,3,224,224]'],
+      ['step:0/step:0', 'step:0/output:BOXES', 'BOXES: FP32 [B,-1,4]'],
+      ['input:IMAGE', 'step:0/input:IMAGE', 'IMAGE: FP32 [B,3,224,224]'],
+      ['step:0/output:BOXES', 'step:1', 'boxes: FP32 [B,-1,4]'],
+      ['step:1', 'output:TEXT', 'TEXT: STRING [B,-1]'],
+    ]);
+    for (const a of panel.arrows) {
+      const from = box(a.from);
+      const to = box(a.to);
+      expect([a.x1, a.y1]).toEqual([from.x + from.width, from.y + from.height / 2]);
+      expect([a.x2, a.y2]).toEqual([to.x, to.y + to.height / 2]);
+      expect(a.x1).toBeLessThan(a.x2);
+    }
+  });
+
+  it("opens the nested ensemble's config from its title, its models' from their boxes, and marks findings inside", () => {
+    expect(frame.open).toBe('file:///repo/detect_pipeline/config.pbtxt');
+    expect(box('step:0/step:0').open).toBe('file:///repo/detect/config.pbtxt');
+    expect(box('step:0/step:0').severity).toBe('error');
+    expect(panel.arrows[0].severity).toBe('error');
+    expect(box('step:1').severity).toBe('warning');
+    expect(frame.severity).toBeUndefined();
+  });
+
+  it("ends an arrow at the frame's edge for a tensor the nested ensemble does not declare", () => {
+    const [, ocr] = NESTED.repositories[0].ensembles;
+    const odd: GraphAnswer = structuredClone(NESTED);
+    odd.repositories[0].ensembles[1] = {
+      ...ocr,
+      edges: [edge('input:IMAGE', 'step:0', 'IMAGE', { target_key: 'PICTURE' }), ...ocr.edges.slice(1)],
+    };
+    const [only] = graphView(odd).panels;
+    const into = only.arrows.find((a) => a.from === 'input:IMAGE')!;
+    expect(into.to).toBe('step:0');
+    expect(into.x2).toBe(only.frames[0].x);
+  });
+
+  it('nests deeper ensembles recursively, each frame inside the one that runs it', () => {
+    const deeper: GraphAnswer = structuredClone(NESTED);
+    const repository = deeper.repositories[0];
+    repository.models.push(model('top', { platform: 'ensemble', ensemble: true, instance_kinds: [] }));
+    repository.ensembles.push({
+      name: 'top',
+      nodes: [
+        { id: 'input:IMAGE', kind: 'input', name: 'IMAGE', findings: [] },
+        { id: 'step:0', kind: 'step', name: 'ocr', step: 0, findings: [] },
+      ],
+      edges: [edge('input:IMAGE', 'step:0', 'IMAGE', { target_key: 'IMAGE' })],
+    });
+    const [top] = graphView({ ...deeper, model: 'top' }).panels;
+    expect(top.title).toBe('top (ensemble)');
+    expect(top.frames.map((f) => f.id)).toEqual(['step:0', 'step:0/step:0']);
+    expect(within(top.frames[1], top.frames[0])).toBe(true);
+    const detect = top.boxes.find((b) => b.id === 'step:0/step:0/step:0')!;
+    expect(detect.lines[0]).toBe('detect');
+    expect(within(detect, top.frames[1])).toBe(true);
+    const into = top.arrows.find((a) => a.from === 'input:IMAGE')!;
+    expect(into.to).toBe('step:0/input:IMAGE');
+  });
+
+  it('draws an ensemble that runs itself once, the step that closes the cycle a marked box', () => {
+    const cyclic: GraphAnswer = structuredClone(NESTED);
+    const [detectPipeline] = cyclic.repositories[0].ensembles;
+    // detect_pipeline's step runs ocr, which runs detect_pipeline.
+    detectPipeline.nodes[1].name = 'ocr';
+    const view = graphView({ ...cyclic, model: 'ocr' });
+    expect(view.panels.map((p) => p.title)).toEqual(['ocr (ensemble)']);
+    const [only] = view.panels;
+    expect(only.frames.map((f) => f.title)).toEqual(['step 0: detect_pipeline (ensemble)']);
+    const closing = only.boxes.find((b) => b.id === 'step:0/step:0')!;
+    expect(closing.lines).toEqual(['ocr', 'ensemble', 'runs itself: not expanded']);
+    expect(closing.cycle).toBe(true);
+    expect(closing.open).toBe('file:///repo/ocr/config.pbtxt');
+    // An ensemble whose own step runs it, asked about alone.
+    const selfish: GraphAnswer = structuredClone(NESTED);
+    const [own] = selfish.repositories[0].ensembles;
+    own.nodes[1].name = 'detect_pipeline';
+    selfish.repositories[0].ensembles = [own];
+    const panels = graphView({ ...selfish, model: 'detect_pipeline' }).panels;
+    expect(panels.map((p) => [p.title, p.frames.length])).toEqual([['detect_pipeline (ensemble)', 0]]);
+    expect(panels[0].boxes.find((b) => b.id === 'step:0')!.cycle).toBe(true);
+  });
+});

@@ -4,7 +4,7 @@
  * laid-out graph that the extension posts (graphView.ts) as SVG, and posts back what the
  * user clicks. It loads nothing: the page's Content-Security-Policy allows this script alone.
  */
-import type { ArrowView, BoxView, GraphPlace, GraphView, PanelView } from '../graphView';
+import type { ArrowView, BoxView, FrameView, GraphPlace, GraphView, PanelView } from '../graphView';
 
 /** What the extension posts to the page. */
 export type ToPage = { type: 'graph'; view: GraphView } | { type: 'problem'; message: string };
@@ -58,7 +58,9 @@ function hoverable(element: Element, text: string): void {
 }
 
 function drawBox(box: BoxView, parent: Element): void {
-  const classes = ['node', box.kind, box.severity ?? '', box.open ? 'link' : ''].filter(Boolean);
+  const classes = ['node', box.kind, box.severity ?? '', box.open ? 'link' : '', box.cycle ? 'cycle' : ''].filter(
+    Boolean,
+  );
   const group = svg('g', { class: classes.join(' '), 'data-id': box.id }, parent);
   const ends = box.kind === 'input' || box.kind === 'output';
   svg('rect', { x: box.x, y: box.y, width: box.width, height: box.height, rx: ends ? box.height / 2 : 3 }, group);
@@ -74,6 +76,27 @@ function drawBox(box: BoxView, parent: Element): void {
   if (box.open) {
     const uri = box.open;
     group.addEventListener('click', () => vscode.postMessage({ type: 'open', uri }));
+  }
+}
+
+/** A nested ensemble's frame: a rectangle behind its boxes, its title a link to its config. */
+function drawFrame(frame: FrameView, parent: Element): void {
+  const group = svg(
+    'g',
+    { class: ['frame', frame.severity ?? ''].filter(Boolean).join(' '), 'data-id': frame.id },
+    parent,
+  );
+  svg('rect', { x: frame.x, y: frame.y, width: frame.width, height: frame.height, rx: 6 }, group);
+  const title = svg(
+    'text',
+    { x: frame.x + 8, y: frame.y + 16, class: ['frame-title', frame.open ? 'link' : ''].filter(Boolean).join(' ') },
+    group,
+  );
+  title.textContent = frame.title;
+  titled(group, frame.tooltip);
+  if (frame.open) {
+    const uri = frame.open;
+    title.addEventListener('click', () => vscode.postMessage({ type: 'open', uri }));
   }
 }
 
@@ -102,6 +125,9 @@ function drawPanel(panel: PanelView, parent: Element): void {
   );
   svg('path', { d: 'M0,0 L10,5 L0,10 z' }, marker);
   svg('text', { x: 16, y: 20, class: 'title' }, picture).textContent = panel.title;
+  for (const frame of panel.frames) {
+    drawFrame(frame, picture);
+  }
   for (const arrow of panel.arrows) {
     drawArrow(arrow, picture);
   }
