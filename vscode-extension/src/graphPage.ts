@@ -23,7 +23,7 @@ export function page(cspSource: string, script: string, nonce: string): string {
 <style nonce="${nonce}">
 body { color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: 12px; }
 h2 { font-size: 14px; font-weight: 600; }
-svg.ensemble { display: block; margin-bottom: 16px; border: 1px solid var(--vscode-panel-border, #8884); }
+svg.ensemble { display: block; max-width: 100%; height: auto; margin-bottom: 16px; border: 1px solid var(--vscode-panel-border, #8884); }
 svg text { fill: var(--vscode-foreground); text-anchor: middle; font-size: 12px; }
 svg text.title { text-anchor: start; font-weight: 600; }
 svg text.detail { fill: var(--vscode-descriptionForeground); font-size: 11px; }

@@ -117,7 +117,9 @@ function drawArrow(arrow: ArrowView, parent: Element): void {
 }
 
 function drawPanel(panel: PanelView, parent: Element): void {
-  const picture = svg('svg', { width: panel.width, height: panel.height, class: 'ensemble' }, parent);
+  // The viewBox lets the page's style shrink a wide ensemble to the view's width (never enlarge it).
+  const size = { width: panel.width, height: panel.height, viewBox: `0 0 ${panel.width} ${panel.height}` };
+  const picture = svg('svg', { ...size, class: 'ensemble' }, parent);
   const marker = svg(
     'marker',
     { id: 'arrow', viewBox: '0 0 10 10', refX: 10, refY: 5, markerWidth: 8, markerHeight: 8, orient: 'auto' },
