@@ -224,6 +224,12 @@ if (page) {
       findings: await shownFindings(page),
       timings: await page.evaluate(() => window.tritonlintPlayground.timings),
     };
+    // The screenshot, in a page of its own (one in the background may leave a frame unpainted).
+    const opened = await open(url);
+    await paste(opened.page, trees.ensemble);
+    await opened.page.frameLocator("#graph").locator("svg").waitFor({ timeout: WAIT });
+    await opened.page.screenshot({ path: path.join(OUT, "playground-ensemble.png") });
+    await opened.page.close();
     await paste(page, trees.plain);
     seen.graph.plain = await drawnGraph(page);
   });

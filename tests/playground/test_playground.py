@@ -39,6 +39,7 @@ SHARED_TREE = {
     "file": "ensemble_data_type_mismatch/preprocess/config.pbtxt",
 }
 FOLDER_IMAGE = ROOT / "docs" / "images" / "playground-folder.png"
+ENSEMBLE_IMAGE = ROOT / "docs" / "images" / "playground-ensemble.png"
 #: The ensembles pasted as trees of configs alone ("==> PATH <==" before each), and the one
 #: pasted whole (every file of its folder), copied as text, shared and dropped.
 CONFIG_TREES = ["ensemble_data_type_mismatch", "ensemble_shape_mismatch", "ensemble_unused_input"]
@@ -327,6 +328,9 @@ def test_a_pasted_ensemble_shows_its_graph(seen: Any, tmp_path: Path) -> None:
     assert [f["code"] for f in shown["findings"]] == ["TL712"]
     marked = [a["label"] for a in arrows if "error" in a["classes"].split()]
     assert marked == ["gray"], marked
+    print(f"lint of the pasted ensemble, with its graph: {shown['timings']}")
+    if os.environ.get("TRITONLINT_E2E_UPDATE_IMAGES"):
+        shutil.copyfile(seen["out"] / "playground-ensemble.png", ENSEMBLE_IMAGE)
     assert shown["plain"] is None  # no ensemble, no graph
 
 
