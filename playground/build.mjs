@@ -20,7 +20,7 @@ const PACKAGE = JSON.parse(readFileSync(join(HERE, "package.json"), "utf8"));
 const PROTOBUF = PACKAGE.config.protobuf;
 // What the page loads of Pyodide: its loader, the runtime, and the standard library.
 const PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.js", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
-const PAGE_FILES = ["index.html", "style.css", "main.js", "highlight.js", "playground_api.py"];
+const PAGE_FILES = ["index.html", "style.css", "main.js", "highlight.js", "tree.js", "playground_api.py"];
 // The VS Code extension's grammar: the editor is coloured as the extension colours it.
 const GRAMMAR = join(CHECKOUT, "vscode-extension", "syntaxes", "pbtxt.tmLanguage.json");
 

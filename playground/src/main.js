@@ -1,6 +1,7 @@
 // The playground page: loads Pyodide and tritonlint's wheels from this folder, then lints the
 // editor's text as it changes (playground_api.py does the Python side).
 import { compileGrammar, offsetOf, paint, tokens } from "./highlight.js";
+import { decodeText, decodeTree, encodeText, encodeTree, isTree, parseTree, treeText } from "./tree.js";
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
 const EXAMPLE = `name: "classifier"
@@ -29,11 +30,19 @@ const fileSelect = $("file");
 const graph = $("graph");
 const graphTitle = $("graph-title");
 const backdrop = $("backdrop");
+const note = $("note");
 
 // What the page has done, for its tests: the text last linted and the time each step took
 // (lint: the whole update after an edit; check: the part of it in tritonlint).
-// (lints counts the checks done; texts gives the texts of the folder open, by path).
-const state = { linted: null, lints: 0, timings: {}, texts: () => Object.fromEntries(folder?.texts ?? []) };
+// (lints counts the checks done; texts gives the texts of the folder open, by path, and
+// folders its empty folders).
+const state = {
+  linted: null,
+  lints: 0,
+  timings: {},
+  texts: () => Object.fromEntries(folder?.texts ?? []),
+  folders: () => folder?.dirs ?? [],
+};
 window.tritonlintPlayground = state;
 
 function showStatus(text, isError = false) {
@@ -42,32 +51,30 @@ function showStatus(text, isError = false) {
 }
 
 // --- the share link: the text (and the release) in the URL fragment --------------------
-function encode(text) {
-  const bytes = new TextEncoder().encode(text);
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
-function decode(encoded) {
-  const binary = atob(encoded.replaceAll("-", "+").replaceAll("_", "/"));
-  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-}
-
-function shareLink() {
-  const fragment = new URLSearchParams({ release: release.value, config: encode(editor.value) });
-  return `${location.origin}${location.pathname}#${fragment}`;
-}
-
-function fromFragment() {
-  const fragment = new URLSearchParams(location.hash.slice(1));
-  let text = null;
-  try {
-    text = fragment.has("config") ? decode(fragment.get("config")) : null;
-  } catch {
-    showStatus("The link's config could not be read; showing the example.", true);
+// One config: config=its text (base64url). A folder: tree=its text files in the "==>"
+// form (deflate-raw, base64url) and file=the file shown.
+async function shareLink() {
+  const fields = { release: release.value };
+  if (folder) {
+    folder.texts.set(folder.shown, editor.value); // (an edit not checked yet)
+    fields.tree = await encodeTree(folderText());
+    fields.file = folder.shown;
+  } else {
+    fields.config = encodeText(editor.value);
   }
-  return { text, release: fragment.get("release") };
+  return `${location.origin}${location.pathname}#${new URLSearchParams(fields)}`;
+}
+
+async function fromFragment() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const shared = { text: null, tree: null, file: fragment.get("file"), release: fragment.get("release") };
+  try {
+    if (fragment.has("tree")) shared.tree = await decodeTree(fragment.get("tree"));
+    else if (fragment.has("config")) shared.text = decodeText(fragment.get("config"));
+  } catch {
+    showStatus("The link's text could not be read; showing the example.", true);
+  }
+  return shared;
 }
 
 // --- Python ----------------------------------------------------------------------------
@@ -94,6 +101,7 @@ async function loadPython() {
   return {
     releases: () => JSON.parse(api.releases()),
     lint: (text, version) => JSON.parse(api.lint(text, version)),
+    modelFileRules: () => api.model_file_rules().toJs(),
     format: (text) => JSON.parse(api.format_config(text)),
     fix: (text, version) => JSON.parse(api.apply_fixes(text, version)),
     // The multi-file mode: a folder's files in Pyodide's file system, checked there.
@@ -106,8 +114,11 @@ async function loadPython() {
     },
     writeFile: (path, text) => pyodide.FS.writeFile(`/folders/${path}`, text),
     readFile: (path) => pyodide.FS.readFile(`/folders/${path}`, { encoding: "utf8" }),
-    checkFolder: (name, version) => JSON.parse(api.check_folder(name, version)),
-    fixFolder: (name, version) => JSON.parse(api.fix_folder(name, version)),
+    writeFolders(paths) {
+      for (const path of paths) pyodide.FS.mkdirTree(`/folders/${path}`);
+    },
+    checkFolder: (name, version, configsOnly) => JSON.parse(api.check_folder(name, version, configsOnly)),
+    fixFolder: (name, version, configsOnly) => JSON.parse(api.fix_folder(name, version, configsOnly)),
   };
 }
 
@@ -191,11 +202,12 @@ function showFindings(findings) {
   $("count").textContent = `(${findings.length})`;
 }
 
-// --- the multi-file mode: a folder opened or dropped --------------------------------------
-// The folder shown (null: one config): its name, the text of each config by path (as
-// findings give paths: "NAME/model/config.pbtxt"), and the file in the editor.
+// --- the multi-file mode: a folder opened, dropped or pasted as text -----------------------
+// The folder shown (null: one config): its name; the text of each text file by path (as
+// findings give paths: "NAME/model/config.pbtxt"); the paths of its binary files and of the
+// empty folders it was given; the file in the editor; and whether it holds configs alone
+// (no version folder, no model file: checked without the rules about those files).
 let folder = null;
-const TEXT_FILE = /\.(pbtxt|txt|py|json|toml|yaml|yml)$/;
 
 function showFile(path) {
   folder.shown = path;
@@ -207,6 +219,36 @@ function showFile(path) {
 function showGraph(html) {
   graph.hidden = graphTitle.hidden = html == null;
   if (html != null) graph.srcdoc = html;
+}
+
+/** The folder's text files in the "==>" form (its binary files left out). */
+function folderText() {
+  return treeText(folder.texts, folder.dirs);
+}
+
+/** "N binary files are left out: ..." (empty: none is). */
+function binaryLeftOut() {
+  const paths = folder?.binary ?? [];
+  return paths.length ? ` ${paths.length} binary file(s) left out: ${paths.join(", ")}.` : "";
+}
+
+/** The text of a file's bytes, or null where it is binary (not UTF-8, or with a NUL). */
+function textOf(bytes) {
+  try {
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return text.includes("\0") ? null : text;
+  } catch {
+    return null;
+  }
+}
+
+/** A pasted tree's paths under one folder: as they are where they have one top folder that
+ * is no model folder, else under "models/" (the repository they are the models of). */
+function underOneFolder(paths) {
+  const tops = new Set(paths.map((path) => path.split("/")[0]));
+  const [top] = tops;
+  const isModel = paths.some((path) => path === `${top}/config.pbtxt`);
+  return tops.size === 1 && !isModel ? (path) => path : (path) => `models/${path}`;
 }
 
 /** Reads the files of a dropped folder (FileSystemEntry), with their paths. */
@@ -224,21 +266,32 @@ async function entryFiles(entry) {
   }
 }
 
+async function withBytes(files) {
+  return Promise.all(files.map(async ([path, file]) => [path, new Uint8Array(await file.arrayBuffer())]));
+}
+
 function main(python) {
   let timer = null;
+  const skipped = python.modelFileRules();
   const lint = () => {
     const text = editor.value;
+    if (!folder && isTree(text)) {
+      pasteTree(text);
+      return;
+    }
     const started = performance.now();
     try {
       let findings;
       if (folder) {
         python.writeFile(folder.shown, text);
         folder.texts.set(folder.shown, text);
-        const checked = python.checkFolder(folder.name, release.value);
+        const checked = python.checkFolder(folder.name, release.value, folder.configsOnly);
         findings = checked.findings;
         showGraph(checked.graph);
       } else {
-        findings = python.lint(text, release.value);
+        const checked = python.lint(text, release.value);
+        findings = checked.findings;
+        showGraph(checked.graph);
       }
       state.timings.check = performance.now() - started; // tritonlint's part
       showFindings(findings);
@@ -258,6 +311,65 @@ function main(python) {
     editor.value = text;
     lint();
   };
+  /** The multi-file mode on `files` ([path, bytes]) and `dirs` (empty folders, "path/"),
+   * showing `shown` if it is one of its configs; false where it has no config. A tree
+   * `pasted` as text that holds configs alone is checked without the rules about model files
+   * (a folder read from the disk is checked as it is). */
+  const openFolder = (files, dirs = [], shown = null, pasted = false) => {
+    const texts = new Map();
+    const binary = [];
+    for (const [path, bytes] of files) {
+      const text = textOf(bytes);
+      if (text == null) binary.push(path);
+      else texts.set(path, text);
+    }
+    const configs = [...texts.keys()].filter((p) => p.endsWith(".pbtxt")).sort();
+    if (!configs.length) {
+      showStatus("That folder has no .pbtxt file.", true);
+      return false;
+    }
+    python.writeFolder(files);
+    python.writeFolders(dirs);
+    const configsOnly = pasted && !dirs.length && files.every(([path]) => path.endsWith("/config.pbtxt"));
+    folder = { name: configs[0].split("/")[0], texts, binary: binary.sort(), dirs, shown: null, configsOnly };
+    fileSelect.replaceChildren(...configs.map((path) => new Option(path, path)));
+    for (const element of [fileSelect, $("single"), $("copy-tree")]) element.hidden = false;
+    $("editing").hidden = true;
+    document.body.classList.add("folder");
+    shareUrl.hidden = true;
+    shareUrl.value = ""; // (the link of what was shown before)
+    note.hidden = !configsOnly;
+    note.textContent = `Configs only, without version folders or model files: the rules about those files are not run (${skipped.join(", ")}).`;
+    showFile(shown && texts.has(shown) ? shown : configs[0]);
+    lint();
+    // Show the file of the first finding, where it is a config of the folder.
+    const first = findingsList.querySelector("li .path")?.textContent;
+    if (!shown && first && first !== folder.shown && folder.texts.has(first) && first.endsWith(".pbtxt")) {
+      showFile(first);
+    }
+    return true;
+  };
+  /** A tree pasted in the "==>" form; the editor keeps the text where it cannot be read. */
+  const pasteTree = (text, shown = null) => {
+    let tree;
+    try {
+      tree = parseTree(text);
+    } catch (error) {
+      showFindings([]);
+      showGraph(null);
+      showStatus(`Not a tree of files: ${error.message}.`, true);
+      state.linted = text;
+      state.lints += 1;
+      return;
+    }
+    const place = underOneFolder([...tree.files.keys(), ...tree.folders]);
+    const files = [...tree.files].map(([path, body]) => [place(path), new TextEncoder().encode(body)]);
+    openFolder(files, tree.folders.map(place), shown, true);
+  };
+  const opening = (files) =>
+    withBytes(files)
+      .then((read) => openFolder(read))
+      .catch((error) => showStatus(`The folder could not be read: ${error}`, true));
   editor.addEventListener("input", () => {
     squiggled = []; // where they were is no longer known until the text is linted again
     repaint();
@@ -273,7 +385,7 @@ function main(python) {
   $("fix").addEventListener("click", () => {
     if (folder) {
       python.writeFile(folder.shown, editor.value);
-      const result = python.fixFolder(folder.name, release.value);
+      const result = python.fixFolder(folder.name, release.value, folder.configsOnly);
       for (const path of result.changed) folder.texts.set(path, python.readFile(path));
       replaceText(folder.texts.get(folder.shown));
       if (!result.fixed) showStatus("No finding has a safe fix.");
@@ -283,37 +395,6 @@ function main(python) {
     replaceText(result.text);
     if (!result.fixed) showStatus("No finding has a safe fix.");
   });
-  const openFolder = async (files) => {
-    const texts = new Map();
-    const written = [];
-    for (const [path, file] of files) {
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      written.push([path, bytes]);
-      if (TEXT_FILE.test(path)) texts.set(path, new TextDecoder().decode(bytes));
-    }
-    const configs = [...texts.keys()].filter((p) => p.endsWith(".pbtxt")).sort();
-    if (!configs.length) {
-      showStatus("That folder has no .pbtxt file.", true);
-      return;
-    }
-    python.writeFolder(written);
-    folder = { name: configs[0].split("/")[0], texts, shown: null };
-    fileSelect.replaceChildren(...configs.map((path) => new Option(path, path)));
-    for (const element of [fileSelect, $("single")]) element.hidden = false;
-    $("editing").hidden = true;
-    $("share").disabled = true;
-    document.body.classList.add("folder");
-    shareUrl.hidden = true;
-    showFile(configs[0]);
-    lint();
-    // Show the file of the first finding, where it is a config of the folder.
-    const first = findingsList.querySelector("li .path")?.textContent;
-    if (first && first !== folder.shown && folder.texts.has(first) && first.endsWith(".pbtxt")) {
-      showFile(first);
-    }
-  };
-  const opening = (files) =>
-    openFolder(files).catch((error) => showStatus(`The folder could not be read: ${error}`, true));
   folderInput.addEventListener("change", () =>
     opening([...folderInput.files].map((file) => [file.webkitRelativePath, file])),
   );
@@ -336,25 +417,33 @@ function main(python) {
   $("single").addEventListener("click", () => {
     folder = null;
     document.body.classList.remove("folder");
-    for (const element of [fileSelect, $("single")]) element.hidden = true;
+    for (const element of [fileSelect, $("single"), $("copy-tree"), note]) element.hidden = true;
     $("editing").hidden = false;
-    $("share").disabled = false;
+    shareUrl.hidden = true;
     showGraph(null);
     replaceText(EXAMPLE);
   });
+  $("copy-tree").addEventListener("click", async () => {
+    folder.texts.set(folder.shown, editor.value);
+    const text = folderText();
+    shareUrl.hidden = true;
+    await navigator.clipboard?.writeText(text).catch(() => {});
+    showStatus(`Copied ${folder.texts.size} file(s) as text ("==> PATH <==" before each).${binaryLeftOut()}`);
+  });
   $("share").addEventListener("click", async () => {
-    const link = shareLink();
+    const link = await shareLink();
     history.replaceState(null, "", link);
     shareUrl.hidden = false;
     shareUrl.value = link;
     shareUrl.select();
+    if (folder?.binary.length) showStatus(`The link holds the folder's text files.${binaryLeftOut()}`);
     await navigator.clipboard?.writeText(link).catch(() => {});
   });
-  lint();
+  return { lint, pasteTree };
 }
 
 async function start() {
-  const shared = fromFragment();
+  const shared = await fromFragment();
   editor.value = shared.text ?? EXAMPLE;
   try {
     grammar = compileGrammar(await (await fetch("pbtxt.tmLanguage.json")).json());
@@ -368,7 +457,9 @@ async function start() {
     }
     for (const element of [release, folderInput, ...buttons]) element.disabled = false;
     $("open-folder").removeAttribute("aria-disabled");
-    main(python);
+    const page = main(python);
+    if (shared.tree != null) page.pasteTree(shared.tree, shared.file);
+    else page.lint();
   } catch (error) {
     showStatus(`The playground could not start: ${error}`, true);
     throw error;

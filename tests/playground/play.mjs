@@ -10,6 +10,10 @@
 //      SHARE            JSON: {text, release}, what to share
 //      FOLDERS          a JSON file: [folder], the folders to open (the multi-file mode);
 //                       FOLDER_SHOT the name of the one in the screenshot of that mode
+//      TREES            a JSON file: {ensemble, plain} configs to paste for the graph of one
+//                       config; pasted: [{name, text}] trees in the "==>" form; bad: [{name,
+//                       text}] trees the page refuses; share: {name, release, file} the tree
+//                       to share; binary: a folder with a binary file; drop: a folder to drop
 //      OUT_DIR          observations.json, playground.png, browser-console.log
 //      PLAYWRIGHT_CORE  the playwright-core package folder; CHROMIUM the browser
 import fs from "node:fs";
@@ -21,10 +25,11 @@ const OUT = process.env.OUT_DIR;
 const cases = JSON.parse(fs.readFileSync(process.env.CASES, "utf8"));
 const share = JSON.parse(process.env.SHARE);
 const folders = JSON.parse(fs.readFileSync(process.env.FOLDERS, "utf8"));
+const trees = JSON.parse(fs.readFileSync(process.env.TREES, "utf8"));
 const WAIT = 60000;
 fs.mkdirSync(OUT, { recursive: true });
 
-const seen = { errors: {}, findings: {}, squiggles: {}, formatted: {}, fixed: {}, folders: {} };
+const seen = { errors: {}, findings: {}, squiggles: {}, formatted: {}, fixed: {}, folders: {}, trees: {}, bad_trees: {} };
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM,
   headless: true,
@@ -32,6 +37,7 @@ const browser = await chromium.launch({
     "--disable-component-update", "--no-first-run"],
 });
 const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
+await context.grantPermissions(["clipboard-read", "clipboard-write"]);
 const consoleLines = [];
 const requests = [];
 context.on("request", (request) => requests.push(request.url()));
@@ -92,6 +98,48 @@ async function press(page, text, button) {
     text: await page.inputValue("#editor"),
     status: await page.textContent("#status"),
   };
+}
+
+/** Runs `act` and waits until the page has checked something more. */
+async function checked(page, act) {
+  const before = await page.evaluate(() => window.tritonlintPlayground.lints);
+  await act();
+  await page.waitForFunction((n) => window.tritonlintPlayground.lints > n, before, { timeout: WAIT });
+}
+
+/** The boxes and arrow labels of the graph drawn, from the frame's page. */
+const drawnGraph = (page) =>
+  page.$eval("#graph", (frame) => {
+    if (frame.hidden) return null;
+    const drawn = new DOMParser().parseFromString(frame.srcdoc, "text/html");
+    return {
+      boxes: [...drawn.querySelectorAll("g.node")].map((box) => ({
+        classes: box.getAttribute("class"),
+        lines: [...box.querySelectorAll("tspan")].map((line) => line.textContent),
+      })),
+      arrows: [...drawn.querySelectorAll("g.edge")].map((arrow) => ({
+        classes: arrow.getAttribute("class"),
+        label: arrow.querySelector("text")?.textContent ?? "",
+      })),
+    };
+  });
+
+/** What the multi-file mode shows: its files, the file shown, findings, note, texts. */
+const folderShown = async (page) => ({
+  files: await page.$$eval("#file option", (options) => options.map((o) => o.value)),
+  shown: await page.inputValue("#file"),
+  release: await page.inputValue("#release"),
+  findings: await shownFindings(page),
+  note: (await page.isHidden("#note")) ? null : await page.textContent("#note"),
+  texts: await page.evaluate(() => window.tritonlintPlayground.texts()),
+  folders: await page.evaluate(() => window.tritonlintPlayground.folders()),
+  status: await page.textContent("#status"),
+});
+
+/** Pastes a tree into the editor (in the one-config mode) and waits for its check. */
+async function pasteTree(page, text) {
+  if (await page.isVisible("#single")) await checked(page, () => page.click("#single"));
+  await checked(page, () => page.fill("#editor", text));
 }
 
 async function step(name, body) {
@@ -167,6 +215,83 @@ if (page) {
     await opened.page.waitForSelector("#graph:not([hidden])");
     seen.folder_shot = await opened.page.inputValue("#file");
     await opened.page.screenshot({ path: path.join(OUT, "playground-folder.png") });
+    await opened.page.close();
+  });
+  await step("graph", async () => {
+    await paste(page, trees.ensemble);
+    seen.graph = {
+      ensemble: await drawnGraph(page),
+      findings: await shownFindings(page),
+      timings: await page.evaluate(() => window.tritonlintPlayground.timings),
+    };
+    // The screenshot, in a page of its own (one in the background may leave a frame unpainted).
+    const opened = await open(url);
+    await paste(opened.page, trees.ensemble);
+    await opened.page.frameLocator("#graph").locator("svg").waitFor({ timeout: WAIT });
+    await opened.page.screenshot({ path: path.join(OUT, "playground-ensemble.png") });
+    await opened.page.close();
+    await paste(page, trees.plain);
+    seen.graph.plain = await drawnGraph(page);
+  });
+  await step("trees", async () => {
+    for (const { name, text } of trees.pasted) {
+      await pasteTree(page, text);
+      seen.trees[name] = await folderShown(page);
+    }
+    for (const { name, text } of trees.bad) {
+      await pasteTree(page, text);
+      seen.bad_trees[name] = {
+        status: await page.textContent("#status"),
+        error: await page.$eval("#status", (line) => line.classList.contains("error")),
+        folder_mode: await page.isVisible("#file"),
+      };
+    }
+  });
+  await step("copy", async () => {
+    // The last tree pasted, copied as text and pasted back.
+    await pasteTree(page, trees.pasted.at(-1).text);
+    const before = await folderShown(page);
+    await page.click("#copy-tree");
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    await pasteTree(page, copied);
+    seen.copy = { before, copied, after: await folderShown(page) };
+  });
+  await step("share_tree", async () => {
+    const { name, release, file } = trees.share;
+    await pasteTree(page, trees.pasted.find((tree) => tree.name === name).text);
+    await checked(page, () => page.selectOption("#release", release));
+    await page.selectOption("#file", file); // (shown and checked as the option changes)
+    await page.click("#share");
+    await page.waitForFunction(() => document.getElementById("share-url").value.includes("tree="));
+    const link = await page.inputValue("#share-url");
+    const sharing = await folderShown(page);
+    const opened = await open(link);
+    seen.share_tree = { link, sharing, opened: await folderShown(opened.page) };
+    await opened.page.close();
+    // A folder with a binary file: left out of the link, and the page says so.
+    await checked(page, () => page.setInputFiles("#folder", trees.binary));
+    await page.click("#share");
+    await page.waitForFunction(() => document.getElementById("share-url").value.includes("tree="));
+    const binaryLink = await page.inputValue("#share-url");
+    const status = await page.textContent("#status");
+    const reopened = await open(binaryLink);
+    seen.share_binary = { status, before: await folderShown(page), opened: await folderShown(reopened.page) };
+    await reopened.page.close();
+  });
+  await step("drop", async () => {
+    // A real drop of a folder from the file system, as the browser delivers it: the page
+    // reads it through DataTransferItem.webkitGetAsEntry().
+    const opened = await open(url);
+    const cdp = await context.newCDPSession(opened.page);
+    await checked(opened.page, async () => {
+      for (const type of ["dragEnter", "dragOver", "drop"]) {
+        await cdp.send("Input.dispatchDragEvent", {
+          type, x: 400, y: 300, data: { items: [], files: [trees.drop], dragOperationsMask: 1 },
+        });
+      }
+    });
+    seen.drop = await folderShown(opened.page);
+    seen.drop.graph = await opened.page.$eval("#graph", (frame) => (frame.hidden ? null : frame.srcdoc));
     await opened.page.close();
   });
   await step("screenshot", async () => {

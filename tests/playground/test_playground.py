@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 from vscode_session import Tools, run_script
 
+from tritonlint.rules.registry import all_rules
 from tritonlint.schema.releases import available_releases
 
 pytestmark = pytest.mark.slow
@@ -29,11 +30,42 @@ IMAGE = ROOT / "docs" / "images" / "playground.png"
 SHARED = {"text": 'name: "modèle"\nbackend: "python"\n# naïve: ✓\n', "release": "2.51.0"}
 FOLDERS = sorted(path for path in BROKEN.iterdir() if path.is_dir())
 FOLDER_SHOT = "ensemble_data_type_mismatch"
+#: The ensemble whose config is pasted alone, for its graph.
+GRAPHED = BROKEN / "ensemble_tensor_unused"
+#: The tree shared: a tree of configs, an older release, not the file it opens on.
+SHARED_TREE = {
+    "name": "ensemble_data_type_mismatch",
+    "release": "2.51.0",
+    "file": "ensemble_data_type_mismatch/preprocess/config.pbtxt",
+}
 FOLDER_IMAGE = ROOT / "docs" / "images" / "playground-folder.png"
+ENSEMBLE_IMAGE = ROOT / "docs" / "images" / "playground-ensemble.png"
+#: The ensembles pasted as trees of configs alone ("==> PATH <==" before each), and the one
+#: pasted whole (every file of its folder), copied as text, shared and dropped.
+CONFIG_TREES = ["ensemble_data_type_mismatch", "ensemble_shape_mismatch", "ensemble_unused_input"]
+WHOLE_TREE = "ensemble_unknown_input_name"
+#: What a tree of configs alone is checked without: the rules about model files.
+MODEL_FILE_RULES = [r.code for r in all_rules() if r.pack == "layout"] + ["TL720"]
+BAD_TREES = {
+    "up": ('==> ../models/m/config.pbtxt <==\nname: "m"\n', 'a path cannot go up with ".."'),
+    "absolute": ("==> /models/m/config.pbtxt <==\n", "the path must be relative, not absolute"),
+    "twice": ('==> m/config.pbtxt <==\nname: "m"\n\n==> ./m/config.pbtxt <==\n', "given twice"),
+}
 CASES = {
     f"{config.parent.parent.name}/{config.parent.name}": config.read_text(encoding="utf-8")
     for config in sorted(BROKEN.glob("*/*/config.pbtxt"))
 }
+
+
+def tree_text(folder: Path, configs_only: bool = False) -> str:
+    """The files of ``folder`` as ``tail -n +1`` prints them, paths relative to its parent."""
+    files = sorted(p for p in folder.rglob("*") if p.is_file())
+    if configs_only:
+        files = [p for p in files if p.name == "config.pbtxt"]
+    return "\n".join(
+        f"==> {p.relative_to(folder.parent).as_posix()} <==\n{p.read_text(encoding='utf-8')}"
+        for p in files
+    )
 
 
 def tritonlint(*args: str, text: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -72,6 +104,25 @@ def seen(browser_tools: Tools, page_url: str, tmp_path_factory: pytest.TempPathF
     cases.write_text(json.dumps([{"name": n, "text": t} for n, t in CASES.items()]))
     folders = out / "folders.json"
     folders.write_text(json.dumps([str(folder) for folder in FOLDERS]))
+    binary = out / "binary" / "ensemble_data_type_mismatch"
+    shutil.copytree(BROKEN / binary.name, binary)
+    (binary / "classifier" / "1" / "model.onnx").write_bytes(b"\x08\x07\x12\x00\xff\xfeonnx")
+    trees = out / "trees.json"
+    pasted = [{"name": n, "text": tree_text(BROKEN / n, configs_only=True)} for n in CONFIG_TREES]
+    pasted.append({"name": WHOLE_TREE, "text": tree_text(BROKEN / WHOLE_TREE)})
+    trees.write_text(
+        json.dumps(
+            {
+                "ensemble": (GRAPHED / "pipeline" / "config.pbtxt").read_text(encoding="utf-8"),
+                "plain": (GRAPHED / "classifier" / "config.pbtxt").read_text(encoding="utf-8"),
+                "pasted": pasted,
+                "bad": [{"name": n, "text": text} for n, (text, _) in BAD_TREES.items()],
+                "share": SHARED_TREE,
+                "binary": str(binary),
+                "drop": str(BROKEN / WHOLE_TREE),
+            }
+        )
+    )
     status, output = run_script(
         [str(browser_tools.node), str(SCRIPT)],
         env={
@@ -81,6 +132,7 @@ def seen(browser_tools: Tools, page_url: str, tmp_path_factory: pytest.TempPathF
             "SHARE": json.dumps(SHARED),
             "FOLDERS": str(folders),
             "FOLDER_SHOT": FOLDER_SHOT,
+            "TREES": str(trees),
             "OUT_DIR": str(out),
             "PLAYWRIGHT_CORE": str(browser_tools.playwright_core),
             "CHROMIUM": str(browser_tools.chromium),
@@ -251,3 +303,117 @@ def test_a_folder_opens_on_the_file_of_its_first_finding(seen: Any) -> None:
     """(The config of the ensemble, in the screenshot, not the first config by name.)"""
     shown = observed(seen, "folders", "folder_shot")
     assert shown == f"{FOLDER_SHOT}/pipeline/config.pbtxt"
+
+
+# --- the graph of one config, trees pasted as text, their links, a folder dropped -------------
+
+
+def test_a_pasted_ensemble_shows_its_graph(seen: Any, tmp_path: Path) -> None:
+    """Every step (by its model's name alone: the models are not there, and none is marked
+    missing) and every tensor of the ensemble's graph in a repository that holds it."""
+    shown = observed(seen, "graph", "graph")
+    shutil.copytree(GRAPHED, tmp_path / GRAPHED.name)
+    drawn = tritonlint("graph", "--format", "json", GRAPHED.name, text="", cwd=tmp_path)
+    [ensemble] = json.loads(drawn.stdout)["repositories"][0]["ensembles"]
+    steps = [node["name"] for node in ensemble["nodes"] if node["kind"] == "step"]
+    boxes = shown["ensemble"]["boxes"]
+    assert [b["lines"] for b in boxes if "step" in b["classes"].split()] == [[s] for s in steps]
+    arrows = shown["ensemble"]["arrows"]
+    labels = [arrow["label"] for arrow in arrows]
+    for edge in ensemble["edges"]:
+        tensor = edge["tensor"]
+        assert any(label == tensor or label.startswith(f"{tensor}:") for label in labels), tensor
+    assert not any("no such model" in line for box in boxes for line in box["lines"])
+    # Its finding is listed, and marked on the graph (an unused tensor: an error).
+    assert [f["code"] for f in shown["findings"]] == ["TL712"]
+    marked = [a["label"] for a in arrows if "error" in a["classes"].split()]
+    assert marked == ["gray"], marked
+    print(f"lint of the pasted ensemble, with its graph: {shown['timings']}")
+    if os.environ.get("TRITONLINT_E2E_UPDATE_IMAGES"):
+        shutil.copyfile(seen["out"] / "playground-ensemble.png", ENSEMBLE_IMAGE)
+    assert shown["plain"] is None  # no ensemble, no graph
+
+
+def _check_configs(tmp_path: Path, name: str, *extra: str) -> list[dict[str, Any]]:
+    """``tritonlint check --output-format json`` of the configs of ``name`` alone, without
+    the rules about model files."""
+    for config in (BROKEN / name).rglob("config.pbtxt"):
+        target = tmp_path / config.relative_to(BROKEN)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(config, target)
+    ignore = ",".join(MODEL_FILE_RULES)
+    check = tritonlint(
+        "check", "--output-format", "json", "--ignore", ignore, *extra, name, text="", cwd=tmp_path
+    )
+    return json.loads(check.stdout)
+
+
+def test_a_pasted_tree_of_configs_is_checked_without_the_model_file_rules(
+    seen: Any, tmp_path: Path
+) -> None:
+    shown = observed(seen, "trees", "trees")
+    for name in CONFIG_TREES:
+        expected = _check_configs(tmp_path, name)
+        assert expected, name  # (each has a finding across its models)
+        assert shown[name]["findings"] == as_shown(expected, with_path=True), name
+        configs = sorted(str(p.relative_to(BROKEN)) for p in (BROKEN / name).rglob("*.pbtxt"))
+        assert shown[name]["files"] == configs
+        note = shown[name]["note"]
+        assert note and all(code in note for code in MODEL_FILE_RULES), note
+
+
+def test_a_pasted_whole_tree_is_checked_as_its_folder(
+    seen: Any, folder_runs: dict[str, Any]
+) -> None:
+    shown = observed(seen, "trees", "trees")[WHOLE_TREE]
+    assert shown["findings"] == as_shown(folder_runs[WHOLE_TREE]["findings"], with_path=True)
+    assert shown["note"] is None
+    files = sorted(p for p in (BROKEN / WHOLE_TREE).rglob("*") if p.is_file())
+    assert shown["texts"] == {
+        str(p.relative_to(BROKEN)): p.read_text(encoding="utf-8") for p in files
+    }
+
+
+def test_bad_trees_are_refused_with_a_message(seen: Any) -> None:
+    shown = observed(seen, "trees", "bad_trees")
+    for name, (_, message) in BAD_TREES.items():
+        assert shown[name]["error"] and not shown[name]["folder_mode"], name
+        assert shown[name]["status"].startswith("Not a tree of files: "), name
+        assert message in shown[name]["status"], name
+
+
+def test_copy_as_text_round_trips(seen: Any) -> None:
+    copy = observed(seen, "copy", "copy")
+    assert copy["copied"] == tree_text(BROKEN / WHOLE_TREE)
+    assert copy["after"] == copy["before"]
+
+
+def test_a_folders_share_link_round_trips(seen: Any, tmp_path: Path) -> None:
+    shared = observed(seen, "share_tree", "share_tree")
+    fields = dict(part.split("=", 1) for part in urlsplit(shared["link"]).fragment.split("&"))
+    assert set(fields) == {"release", "tree", "file"}
+    opened, sharing = shared["opened"], shared["sharing"]
+    assert opened["shown"] == SHARED_TREE["file"] == sharing["shown"]
+    assert opened["release"] == SHARED_TREE["release"]
+    assert opened["texts"] == sharing["texts"] and opened["files"] == sharing["files"]
+    expected = _check_configs(tmp_path, SHARED_TREE["name"], "--triton-version", "2.51.0")
+    assert opened["findings"] == sharing["findings"] == as_shown(expected, with_path=True)
+
+
+def test_a_share_link_leaves_binary_files_out_and_says_so(seen: Any) -> None:
+    shared = observed(seen, "share_tree", "share_binary")
+    binary = "ensemble_data_type_mismatch/classifier/1/model.onnx"
+    assert f"1 binary file(s) left out: {binary}." in shared["status"]
+    assert binary not in shared["before"]["texts"]
+    assert shared["opened"]["texts"] == shared["before"]["texts"]
+
+
+def test_a_dropped_folder_is_checked(seen: Any, folder_runs: dict[str, Any]) -> None:
+    """A folder dropped on the page (a drag from the file system, delivered by the browser
+    through the DevTools protocol) is read with webkitGetAsEntry and checked whole."""
+    dropped = observed(seen, "drop", "drop")
+    run = folder_runs[WHOLE_TREE]
+    assert dropped["findings"] == as_shown(run["findings"], with_path=True)
+    assert (dropped["graph"] or "").rstrip("\n") == run["graph"]
+    files = sorted(p for p in (BROKEN / WHOLE_TREE).rglob("*") if p.is_file())
+    assert sorted(dropped["texts"]) == [str(p.relative_to(BROKEN)) for p in files]

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-from tritonlint.engine import LintOptions, Workspace
+from tritonlint.engine import LintOptions, Workspace, workspace_for
 from tritonlint.graph.attach import FieldFinder, graph_finding, place
 from tritonlint.graph.model import (
     Edge,
@@ -24,7 +24,7 @@ from tritonlint.graph.smoke_report import SmokeRefusals
 from tritonlint.paths import display_path
 from tritonlint.repository.model import Repository
 from tritonlint.repository.server_fill_in import ENSEMBLE
-from tritonlint.repository.walker import plan
+from tritonlint.repository.walker import plan, text_source
 from tritonlint.rules.context import ModelContext
 from tritonlint.schema.datatypes import data_types
 
@@ -58,8 +58,45 @@ def build_graph(
     return graph
 
 
-def repository_graph(repository: Repository, diagnostics: list[Diagnostic]) -> RepositoryGraph:
-    """The graph of one checked repository, with the findings of its check."""
+def text_graph(path: Path, text: str, options: LintOptions) -> Graph:
+    """The graph of a config's text checked on its own, as :func:`~tritonlint.engine.lint_text`
+    checks standard input (``path``: the name its findings are reported at, which need not
+    exist): the ensemble it is, if it is one, with its findings. The models its steps run are
+    not there, so they are in no graph's models: a step is drawn by its model's name alone,
+    and no model is marked missing (no check of the text reports one)."""
+    path = Path(os.path.abspath(path))
+    workspace = workspace_for(text_source(path), options)
+    workspace.open(path, text)
+    result = workspace.check()
+    found = [*result.repository]
+    for diagnostics in result.by_model.values():
+        found.extend(diagnostics)
+    drawn = repository_graph(workspace.repository, found, steps_present=False)
+    drawn.root = display_path(path)
+    # A loose config's model is named after the folder it is in, which means nothing here:
+    # the ensemble is named as its config names it.
+    for model in workspace.repository.models:
+        config = ModelContext(workspace.repository, model).config
+        if config is not None and config.name and model.name in drawn.ensembles:
+            _rename(drawn, model.name, config.name)
+    return Graph([drawn] if drawn.ensembles else [])
+
+
+def _rename(drawn: RepositoryGraph, old: str, new: str) -> None:
+    ensemble = drawn.ensembles.pop(old)
+    ensemble.name = new
+    drawn.ensembles[new] = ensemble
+    info = drawn.models.pop(old)
+    info.name = new
+    drawn.models[new] = info
+
+
+def repository_graph(
+    repository: Repository, diagnostics: list[Diagnostic], *, steps_present: bool = True
+) -> RepositoryGraph:
+    """The graph of one checked repository, with the findings of its check; where
+    ``steps_present`` is False (a config on its own), the models its ensembles' steps run
+    are not expected to be there, and are not added to it as missing ones."""
     root = repository.root
     drawn = RepositoryGraph(display_path(root) if root is not None else "")
     contexts = {model.name: ModelContext(repository, model) for model in repository.models}
@@ -70,7 +107,7 @@ def repository_graph(repository: Repository, diagnostics: list[Diagnostic]) -> R
         if config is not None and config.platform == ENSEMBLE:
             drawn.ensembles[name] = _ensemble(ctx, config, contexts)
             for step in config.ensemble_scheduling.step:
-                if step.model_name and step.model_name not in drawn.models:
+                if steps_present and step.model_name and step.model_name not in drawn.models:
                     drawn.models[step.model_name] = ModelInfo(step.model_name, missing=True)
     drawn.models = dict(sorted(drawn.models.items()))
     _place_findings(drawn, contexts, diagnostics)

@@ -196,9 +196,9 @@ class _Maker:
 
     def _node_box(self, node: Node, model: ModelInfo | None) -> Box:
         if node.kind is NodeKind.STEP:
-            info = model or ModelInfo(node.name, missing=True)
-            findings = [*node.findings, *info.findings]
-            return self._box(model_lines(info), node.kind.value, findings)
+            if model is None:  # a config's graph on its own: nothing is known of the model
+                return self._box((node.name,), node.kind.value, node.findings)
+            return self._box(model_lines(model), node.kind.value, [*node.findings, *model.findings])
         if node.kind is NodeKind.UNPRODUCED:
             lines: tuple[str, ...] = (node.name, "written by no step")
         elif node.kind is NodeKind.UNUSED:
