@@ -10,6 +10,9 @@ from tritonlint.graph.layout import LINE_HEIGHT, PADDING, Layout, Rect, lay_out
 
 _CSS = """
 body { font: 12px sans-serif; margin: 16px; color: #222; }
+h1 { font-size: 18px; }
+/* A graph wider than the window (or the frame the page is shown in) is shrunk to fit it. */
+body > svg { max-width: 100%; height: auto; }
 svg text { font: 12px sans-serif; }
 .cluster rect { fill: #f7f9fc; stroke: #9aa5b1; }
 .cluster > text { font-weight: bold; fill: #52606d; }
