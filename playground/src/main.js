@@ -30,6 +30,7 @@ const fileSelect = $("file");
 const graph = $("graph");
 const graphTitle = $("graph-title");
 const backdrop = $("backdrop");
+const gutter = $("gutter");
 const note = $("note");
 
 // What the page has done, for its tests: the text last linted and the time each step took
@@ -140,11 +141,31 @@ function repaint() {
     severity: finding.severity,
   }));
   paint(backdrop, text, tokens(grammar, text), marks);
+  numberLines(text);
   syncScroll();
 }
 
+const RANK = { error: 3, warning: 2, info: 1 };
+
+/** The gutter: a number per line of the text, in the colour of the worst finding on it. */
+function numberLines(text) {
+  const worst = new Map();
+  for (const { line, severity } of squiggled) {
+    if ((RANK[severity] ?? 0) > (RANK[worst.get(line)] ?? 0)) worst.set(line, severity);
+  }
+  const count = text.split("\n").length;
+  const numbers = [];
+  for (let line = 1; line <= count; line++) {
+    const number = document.createElement("span");
+    number.textContent = `${line}\n`;
+    if (worst.has(line)) number.className = worst.get(line);
+    numbers.push(number);
+  }
+  gutter.replaceChildren(...numbers);
+}
+
 function syncScroll() {
-  backdrop.scrollTop = editor.scrollTop;
+  backdrop.scrollTop = gutter.scrollTop = editor.scrollTop;
   backdrop.scrollLeft = editor.scrollLeft;
 }
 

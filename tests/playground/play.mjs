@@ -70,6 +70,22 @@ const shownFindings = (page) =>
       severity: item.className,
     })));
 
+/** The gutter's numbers with their classes, and for each squiggle the number beside it:
+ * the number whose box is level with the squiggled text. */
+const gutterLines = (page) =>
+  page.evaluate(() => {
+    const numbers = [...document.querySelectorAll("#gutter span")];
+    const level = (piece) => {
+      const top = piece.getBoundingClientRect().top;
+      const beside = numbers.find((n) => Math.abs(n.getBoundingClientRect().top - top) < 2);
+      return beside ? beside.textContent.trim() : null;
+    };
+    return {
+      numbers: numbers.map((n) => [n.textContent.trim(), n.className]),
+      besideSquiggles: [...document.querySelectorAll("#backdrop .squiggle")].map(level),
+    };
+  });
+
 /** The text under each squiggle, in the order of the findings they mark; and whether the
  * coloured layer shows the editor's text. */
 const squiggles = (page) =>
@@ -298,6 +314,15 @@ if (page) {
     const opened = await open(url); // the example the page opens with
     seen.example = await shownFindings(opened.page);
     await opened.page.screenshot({ path: path.join(OUT, "playground.png") });
+    seen.gutter = await gutterLines(opened.page);
+    // A text taller than the editor, scrolled to its end: the numbers scroll with it.
+    const long = `${"# a comment\n".repeat(120)}max_batch_size: "8"\n`;
+    await paste(opened.page, long);
+    await opened.page.$eval("#editor", (editor) => {
+      editor.scrollTop = editor.scrollHeight;
+      editor.dispatchEvent(new Event("scroll"));
+    });
+    seen.scrolledGutter = await gutterLines(opened.page);
     await opened.page.close();
   });
 }

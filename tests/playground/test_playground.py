@@ -243,6 +243,20 @@ def test_example_and_screenshot(seen: Any) -> None:
     picture (copied there with TRITONLINT_E2E_UPDATE_IMAGES set)."""
     codes = [finding["code"] for finding in observed(seen, "screenshot", "example")]
     assert len(codes) >= 3, codes
+    # The gutter numbers every line, marks the lines of the findings, and each squiggle is
+    # level with its line's number, also in a long text scrolled to its end.
+    lines = observed(seen, "screenshot", "gutter")
+    example = observed(seen, "screenshot", "example")
+    marked = {finding["place"].split(":")[0]: finding["severity"] for finding in example}
+    assert [number for number, _ in lines["numbers"]] == [
+        str(n) for n in range(1, len(lines["numbers"]) + 1)
+    ]
+    assert {number: kind for number, kind in lines["numbers"] if kind} == marked
+    assert sorted(set(lines["besideSquiggles"]), key=int) == sorted(marked, key=int)
+    scrolled = observed(seen, "screenshot", "scrolledGutter")
+    assert len(scrolled["numbers"]) == 122  # 121 lines and the empty one after the last newline
+    assert [n for n, kind in scrolled["numbers"] if kind] == ["121"]
+    assert set(scrolled["besideSquiggles"]) == {"121"}
     shot = seen["out"] / "playground.png"
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     if os.environ.get("TRITONLINT_E2E_UPDATE_IMAGES"):
