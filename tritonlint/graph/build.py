@@ -47,12 +47,7 @@ def build_graph(
     roots = sorted({check.root for check in checks if check.root is not None})
     graph = Graph()
     for root in roots:
-        workspace = Workspace(root, options)
-        result = workspace.check()
-        found = [*result.repository]
-        for diagnostics in result.by_model.values():
-            found.extend(diagnostics)
-        graph.repositories.append(repository_graph(workspace.repository, found))
+        graph.repositories.append(checked_graph(Workspace(root, options)))
     if smoke is not None:
         _add_refusals(graph, smoke)
     return graph
@@ -67,11 +62,7 @@ def text_graph(path: Path, text: str, options: LintOptions) -> Graph:
     path = Path(os.path.abspath(path))
     workspace = workspace_for(text_source(path), options)
     workspace.open(path, text)
-    result = workspace.check()
-    found = [*result.repository]
-    for diagnostics in result.by_model.values():
-        found.extend(diagnostics)
-    drawn = repository_graph(workspace.repository, found, steps_present=False)
+    drawn = checked_graph(workspace, steps_present=False)
     drawn.root = display_path(path)
     # A loose config's model is named after the folder it is in, which means nothing here:
     # the ensemble is named as its config names it.
@@ -89,6 +80,16 @@ def _rename(drawn: RepositoryGraph, old: str, new: str) -> None:
     info = drawn.models.pop(old)
     info.name = new
     drawn.models[new] = info
+
+
+def checked_graph(workspace: Workspace, *, steps_present: bool = True) -> RepositoryGraph:
+    """The graph of ``workspace``'s repository, with the findings its check reports (see
+    :func:`repository_graph` for ``steps_present``)."""
+    result = workspace.check()
+    found = [*result.repository]
+    for diagnostics in result.by_model.values():
+        found.extend(diagnostics)
+    return repository_graph(workspace.repository, found, steps_present=steps_present)
 
 
 def repository_graph(

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 from pygls.exceptions import JsonRpcInvalidParams
 
-from tritonlint.graph.build import repository_graph
+from tritonlint.graph.build import checked_graph
 from tritonlint.graph.json_data import graph_object
 from tritonlint.graph.model import Graph
 from tritonlint.graph.selection import select_model
@@ -74,12 +74,8 @@ def _answer(
 ) -> dict[str, Any]:
     """The graph of ``project``'s repository around model ``asked`` (else the document's)."""
     workspace = project.workspace
-    result = workspace.check()
-    found = [*result.repository]
-    for diagnostics in result.by_model.values():
-        found.extend(diagnostics)
+    drawn = Graph([checked_graph(workspace)])
     repository = workspace.repository
-    drawn = Graph([repository_graph(repository, found)])
     model = model_of(repository, path)
     name = asked if asked is not None else model.name if model is not None else None
     if name is not None:
